@@ -1,0 +1,240 @@
+"""Transitions: one handler per action kind, then `_advance` settles whose turn it is.
+
+Every handler works on a fresh clone, so the game passed in is never changed. `_advance` is the only place
+that ends bouts, refills hands, puts players out, decides the result and starts the next bout, which keeps
+RULES.md's sequence (bout, refill, then the result) in one readable function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.actions import Action, Kind
+from core.cards import CARDS, TABLE_RANKS
+from core.state import HAND_SIZE, MAX_ATTACKS, Game, Phase, Result
+
+
+def apply_action(game: Game, seat: int, action: Action) -> Game:
+    """Apply an action already checked legal by ``Game.apply``."""
+    new = game.clone()
+    _HANDLERS[action.kind](new, seat, action)
+    new._log = (game._log, seat, action)
+    new.step = game.step + 1
+    if new.phase is not Phase.OVER and action.kind is not Kind.EXCHANGE:
+        _advance(new)
+    return new
+
+
+# ---- handlers --------------------------------------------------------------------------------------
+
+
+def _play_attack(game: Game, seat: int, action: Action) -> None:
+    """Opening card or throw-in: a new card clears all passes and sends priority to the main attacker."""
+    card = action.card_id
+    _remove_from_hand(game, seat, card)
+    game.attacks = (*game.attacks, card)
+    game.covers = (*game.covers, -1)
+    game.table_ranks |= TABLE_RANKS[card]
+    game.passed = 0
+    if game.phase is not Phase.TAKING:
+        game.phase = Phase.DEFEND
+
+
+def _play_cover(game: Game, seat: int, action: Action) -> None:
+    card = action.card_id
+    _remove_from_hand(game, seat, card)
+    covers = list(game.covers)
+    covers[action.slot] = card
+    game.covers = tuple(covers)
+    game.table_ranks |= TABLE_RANKS[card]
+
+
+def _take(game: Game, seat: int, action: Action) -> None:
+    """The defender gives up; attackers may still throw in, priority from the main attacker again."""
+    game.phase = Phase.TAKING
+    game.passed = 0
+
+
+def _pass(game: Game, seat: int, action: Action) -> None:
+    game.passed |= 1 << seat
+
+
+def _transfer(game: Game, seat: int, action: Action) -> None:
+    """The defender adds a card of the rank; the next active player defends and the transferrer leads."""
+    target = game.transfer_target()
+    card = action.card_id
+    _remove_from_hand(game, seat, card)
+    game.attacks = (*game.attacks, card)
+    game.covers = (*game.covers, -1)
+    game.attacker = seat
+    game.defender = target
+    game.defender_limit = game.hands[target].bit_count()
+    game.passed = 0
+
+
+def _exchange(game: Game, seat: int, action: Action) -> None:
+    """Swap the deck's lowest trump for the turned-up trump; the lowest trump now lies under the talon."""
+    lowest = game.lowest_trump()
+    turned_up = game.talon[-1]
+    _set_hand(game, seat, game.hands[seat] & ~(1 << lowest) | (1 << turned_up))
+    game.talon = (*game.talon[:-1], lowest)
+    game.trump_card = lowest
+
+
+def _surrender(game: Game, seat: int, action: Action) -> None:
+    _finish(game, Result(durak=seat, draw=False, order_out=game.out, reason="surrender"))
+
+
+_HANDLERS: dict[Kind, Callable[[Game, int, Action], None]] = {
+    Kind.ATTACK: _play_attack,
+    Kind.COVER: _play_cover,
+    Kind.TAKE: _take,
+    Kind.PASS: _pass,
+    Kind.TRANSFER: _transfer,
+    Kind.EXCHANGE: _exchange,
+    Kind.SURRENDER: _surrender,
+}
+
+
+# ---- hands and going out ---------------------------------------------------------------------------
+
+
+def _set_hand(game: Game, seat: int, mask: int) -> None:
+    hands = list(game.hands)
+    hands[seat] = mask
+    game.hands = tuple(hands)
+
+
+def _remove_from_hand(game: Game, seat: int, card: int) -> None:
+    """A card leaves a hand; an empty hand with an empty talon is out at once (fine point 1)."""
+    mask = game.hands[seat] & ~(1 << card)
+    _set_hand(game, seat, mask)
+    if not mask:
+        if game.talon:
+            game.emptied = (*game.emptied, seat)
+        else:
+            game.out = (*game.out, seat)
+
+
+# ---- whose turn, and the end of a bout -------------------------------------------------------------
+
+
+def _advance(game: Game) -> None:
+    """Decide who acts next, ending the bout when nobody can or will add a card."""
+    if game.phase is Phase.TAKING:
+        thrower = game.next_thrower()
+        if thrower is None:
+            _end_bout(game, taken=True)
+        else:
+            game.to_act = thrower
+        return
+    if -1 in game.covers:
+        game.phase = Phase.DEFEND
+        game.to_act = game.defender
+        return
+    # everything is covered
+    if not game.hands[game.defender] or len(game.attacks) >= game.attack_limit:
+        _end_bout(game, taken=False)
+        return
+    thrower = game.next_thrower()
+    if thrower is None:
+        _end_bout(game, taken=False)
+    else:
+        game.phase = Phase.THROW_IN
+        game.to_act = thrower
+
+
+def _end_bout(game: Game, taken: bool) -> None:
+    """Pick up or discard, refill, put players out, check the result, then start the next bout."""
+    table = 0
+    for card in (*game.attacks, *game.covers):
+        if card >= 0:
+            table |= 1 << card
+    defender = game.defender
+    if taken:
+        _set_hand(game, defender, game.hands[defender] | table)
+    else:
+        game.discard |= table
+        game.positions = frozenset()
+    game.attacks = ()
+    game.covers = ()
+    game.table_ranks = 0
+    game.passed = 0
+    _refill(game)
+    _put_out_empty_hands(game)
+
+    active = [s for s in range(len(game.players)) if s not in game.out]
+    if not game.talon and len(active) <= 1:
+        if active:
+            _finish(game, Result(durak=active[0], draw=False, order_out=game.out, reason="last_holder"))
+        else:
+            _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="everyone_out"))
+        return
+    if taken or defender in game.out:
+        attacker = game.next_active(defender)
+    else:
+        attacker = defender
+    start_bout(game, attacker, first=False)
+
+
+def _refill(game: Game) -> None:
+    """The opener draws first, then the others clockwise, the final defender last, each up to six."""
+    if not game.talon:
+        return
+    n = len(game.players)
+    order = [(game.opener + step) % n for step in range(n)]
+    order = [s for s in order if s != game.defender and s not in game.out] + [game.defender]
+    talon = list(game.talon)
+    hands = list(game.hands)
+    for seat in order:
+        missing = HAND_SIZE - hands[seat].bit_count()
+        while missing > 0 and talon:
+            hands[seat] |= 1 << talon.pop(0)
+            missing -= 1
+    game.hands = tuple(hands)
+    game.talon = tuple(talon)
+
+
+def _put_out_empty_hands(game: Game) -> None:
+    """With the talon empty, players whose hand emptied this bout are out, in the order they emptied."""
+    if not game.talon:
+        game.out = (*game.out, *(s for s in game.emptied if not game.hands[s] and s not in game.out))
+    game.emptied = ()
+
+
+def start_bout(game: Game, attacker: int, first: bool) -> None:
+    """Open a bout: the attacker leads against the next active player; a repeated position is a draw."""
+    game.attacker = attacker
+    game.opener = attacker
+    game.defender = game.next_active(attacker)
+    game.defender_limit = game.hands[game.defender].bit_count()
+    game.bout_number = 1 if first else game.bout_number + 1
+    game.bout_cap = 5 if game.settings.first5 and game.bout_number == 1 else MAX_ATTACKS
+    game.phase = Phase.ATTACK
+    game.to_act = attacker
+    position = (game.hands, game.talon, attacker, game.defender, game.trump)
+    if position in game.positions:
+        _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="repetition"))
+        return
+    game.positions = game.positions | {position}
+
+
+def _finish(game: Game, result: Result) -> None:
+    game.result = result
+    game.phase = Phase.OVER
+    game.to_act = None
+
+
+def describe(game: Game, seat: int, action: Action) -> str:
+    """A short English line for logs and debugging (the bot renders its own, translated)."""
+    name = game.players[seat]
+    card = CARDS[action.card_id] if action.card_id >= 0 else None
+    return {
+        Kind.ATTACK: f"{name} plays {card}",
+        Kind.COVER: f"{name} covers with {card}",
+        Kind.TAKE: f"{name} takes",
+        Kind.PASS: f"{name} passes",
+        Kind.TRANSFER: f"{name} transfers with {card}",
+        Kind.EXCHANGE: f"{name} exchanges the trump card",
+        Kind.SURRENDER: f"{name} surrenders",
+    }[action.kind]

@@ -1,0 +1,144 @@
+"""The rules options of one game: one validated model, read from and written back to `/newgame` words.
+
+Every field is an option of RULES.md and has a word. ``Settings.from_words("transfer neighbours deck=24")``
+builds the model; ``to_words()`` gives back the shortest words that build it again.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+Mode = Literal["classic", "transfer"]
+ThrowIn = Literal["all", "neighbours", "auto"]
+Exchange = Literal["off", "lowest", "ace"]
+Opener = Literal["durak_left", "durak_right", "lowest"]
+Scoring = Literal["podium", "winner"]
+
+TIMER_MIN, TIMER_MAX = 15, 600
+
+
+class SettingsError(ValueError):
+    """A `/newgame` word that is unknown, malformed or in conflict; the message says which and what works."""
+
+
+class Settings(BaseModel):
+    """Rules options; the defaults are RULES.md's defaults."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mode: Mode = "classic"
+    deck: Literal[24, 36, 52] = 36
+    throw_in: ThrowIn = "all"
+    first5: bool = False
+    exchange: Exchange = "off"
+    opener: Opener = "durak_left"
+    timer: int = Field(default=60, description="seconds per turn; 0 turns the timer off")
+    scoring: Scoring = "podium"
+
+    @model_validator(mode="after")
+    def _timer_in_range(self) -> Settings:
+        if self.timer != 0 and not TIMER_MIN <= self.timer <= TIMER_MAX:
+            raise ValueError(f"timer must be 0 (off) or {TIMER_MIN}..{TIMER_MAX} seconds, not {self.timer}")
+        return self
+
+    @property
+    def transfer(self) -> bool:
+        return self.mode == "transfer"
+
+    @classmethod
+    def from_words(cls, words: str | list[str] | tuple[str, ...]) -> Settings:
+        """Parse `/newgame` words such as ``"transfer neighbours first5 deck=24 exchange=ace timer=45"``."""
+        tokens = words.split() if isinstance(words, str) else [w for word in words for w in word.split()]
+        chosen: dict[str, object] = {}
+        chosen_by: dict[str, str] = {}
+        for token in tokens:
+            field, value = _read_word(token)
+            if field in chosen and chosen[field] != value:
+                raise SettingsError(f"“{token}” conflicts with “{chosen_by[field]}”: choose one of them")
+            chosen[field] = value
+            chosen_by[field] = token
+        try:
+            return cls.model_validate(chosen)
+        except ValidationError as error:
+            message = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in error.errors())
+            raise SettingsError(message) from None
+
+    def to_words(self) -> str:
+        """The words that rebuild these settings, defaults left out (``""`` for the defaults)."""
+        words: list[str] = []
+        if self.mode == "transfer":
+            words.append("transfer")
+        if self.deck != 36:
+            words.append(f"deck={self.deck}")
+        if self.throw_in != "all":
+            words.append(self.throw_in)
+        if self.first5:
+            words.append("first5")
+        if self.exchange == "lowest":
+            words.append("exchange")
+        elif self.exchange == "ace":
+            words.append("exchange=ace")
+        if self.opener != "durak_left":
+            words.append(f"opener={self.opener}")
+        if self.timer != 60:
+            words.append(f"timer={self.timer}")
+        if self.scoring != "podium":
+            words.append(f"scoring={self.scoring}")
+        return " ".join(words)
+
+
+# word -> (field, value) for the words that stand alone
+_BARE_WORDS: dict[str, tuple[str, object]] = {
+    "classic": ("mode", "classic"),
+    "podkidnoy": ("mode", "classic"),
+    "transfer": ("mode", "transfer"),
+    "perevodnoy": ("mode", "transfer"),
+    "neighbours": ("throw_in", "neighbours"),
+    "neighbors": ("throw_in", "neighbours"),
+    "auto": ("throw_in", "auto"),
+    "first5": ("first5", True),
+    "exchange": ("exchange", "lowest"),
+}
+
+# key -> (field, accepted values as written, converter)
+_KEYED_WORDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mode": ("mode", ("classic", "transfer")),
+    "deck": ("deck", ("24", "36", "52")),
+    "throw_in": ("throw_in", ("all", "neighbours", "auto")),
+    "first5": ("first5", ("on", "off")),
+    "exchange": ("exchange", ("off", "lowest", "ace")),
+    "opener": ("opener", ("durak_left", "durak_right", "lowest")),
+    "timer": ("timer", ()),
+    "scoring": ("scoring", ("podium", "winner")),
+}
+
+
+def accepted_words() -> str:
+    """Every word `/newgame` accepts, for error messages and `/help`."""
+    keyed = [f"{key}={'|'.join(values) if values else 'N'}" for key, (_, values) in _KEYED_WORDS.items()]
+    return ", ".join([*_BARE_WORDS, *keyed])
+
+
+def _read_word(token: str) -> tuple[str, object]:
+    word = token.strip().lower().replace("-", "_")
+    if word in _BARE_WORDS:
+        return _BARE_WORDS[word]
+    key, sep, raw = word.partition("=")
+    if not sep or key not in _KEYED_WORDS:
+        raise SettingsError(f"unknown word “{token}”; accepted: {accepted_words()}")
+    field, values = _KEYED_WORDS[key]
+    if key == "timer":
+        if not raw.isdigit():
+            raise SettingsError(f"“{token}”: timer takes whole seconds, 0 or {TIMER_MIN}..{TIMER_MAX}")
+        return field, int(raw)
+    if raw == "neighbors":
+        raw = "neighbours"
+    if raw not in values:
+        raise SettingsError(f"“{token}”: {key} takes {' | '.join(values)}")
+    if key == "deck":
+        return field, int(raw)
+    if key == "first5":
+        return field, raw == "on"
+    return field, raw

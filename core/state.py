@@ -1,0 +1,393 @@
+"""The game state and the questions one can ask of it.
+
+A `Game` is immutable from the outside: ``apply`` returns a new one. Inside, cards are ints and hands are
+bitmasks (see `core.cards`), which keeps a random playout fast enough for search-based AI. The transitions
+live in `core.rules`; the deal in `core.deal`; what one seat may see in `core.view`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from core.actions import (
+    ATTACKS,
+    COVERS,
+    EXCHANGE,
+    PASS,
+    SURRENDER,
+    TAKE,
+    TRANSFERS,
+    Action,
+    IllegalAction,
+    Kind,
+)
+from core.cards import BEATERS, CARDS, SUITS, TABLE_RANKS, Card, bits, sort_key
+from core.settings import Settings
+
+if TYPE_CHECKING:
+    from core.view import View
+
+HAND_SIZE = 6
+MAX_ATTACKS = 6
+
+
+class Phase(str, Enum):
+    """Where the bout stands; each has one handler in `core.rules`."""
+
+    ATTACK = "attack"  # the main attacker must open the bout with any card
+    DEFEND = "defend"  # some card is uncovered and the defender answers: cover, take or transfer
+    THROW_IN = "throw_in"  # everything is covered; attackers may throw in by priority, or pass
+    TAKING = "taking"  # the defender said take; attackers may still throw in before the pick-up
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended. ``durak`` is a seat, or None for a draw."""
+
+    durak: int | None
+    draw: bool
+    order_out: tuple[int, ...]
+    reason: str  # "last_holder", "everyone_out", "repetition" or "surrender"
+
+
+class Game:
+    """One game of Durak. Read it through properties; change it only with ``apply``."""
+
+    __slots__ = (
+        "settings", "players", "seed", "deck_order", "dealer", "last_durak",
+        "hands", "talon", "trump", "trump_card", "deal_trump_card", "discard",
+        "attacks", "covers", "table_ranks", "phase", "attacker", "opener", "defender",
+        "defender_limit", "bout_cap", "bout_number", "passed", "to_act",
+        "out", "emptied", "positions", "result", "_log", "step",
+    )  # fmt: skip
+
+    settings: Settings
+    players: tuple[str, ...]
+    seed: int | None
+    deck_order: tuple[int, ...]  # the deck as dealt: index 0 dealt first
+    dealer: int
+    last_durak: int | None
+    hands: tuple[int, ...]  # bitmask per seat
+    talon: tuple[int, ...]  # drawn from the front; the turned-up trump is last
+    trump: int  # suit index
+    trump_card: int  # the card that shows trumps now (under the talon, or in a hand once drawn)
+    deal_trump_card: int  # the card turned up at the deal, seen by everyone
+    discard: int  # bitmask
+    attacks: tuple[int, ...]  # in the order they landed (slot numbers)
+    covers: tuple[int, ...]  # per slot, -1 while uncovered
+    table_ranks: int  # mask of every card whose rank is on the table
+    phase: Phase
+    attacker: int  # main attacker: priority and "takes: who attacks next"
+    opener: int  # who opened the bout: draws first
+    defender: int
+    defender_limit: int  # defender's hand when they began to defend
+    bout_cap: int  # 6, or 5 in the first bout with first5
+    bout_number: int
+    passed: int  # bitmask of seats that passed since the last new attack card
+    to_act: int | None
+    out: tuple[int, ...]  # seats in the order they went out
+    emptied: tuple[int, ...]  # seats whose hand emptied this bout while the talon lasted
+    positions: frozenset[tuple[Any, ...]]  # bout-start positions since the last discard
+    result: Result | None
+    _log: tuple[Any, ...] | None  # linked list (previous, seat, action): cheap to extend
+    step: int  # number of actions applied: the game's own version
+
+    # ---- reading the state -------------------------------------------------------------------------
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def trump_suit(self) -> str:
+        return SUITS[self.trump]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def talon_size(self) -> int:
+        return len(self.talon)
+
+    @property
+    def discard_size(self) -> int:
+        return self.discard.bit_count()
+
+    @property
+    def trump_card_in_talon(self) -> bool:
+        return bool(self.talon)
+
+    def hand(self, seat: int) -> list[Card]:
+        """A seat's cards sorted for showing: plain cards by rank, trumps last."""
+        return [CARDS[c] for c in sorted(bits(self.hands[seat]), key=lambda c: sort_key(c, self.trump))]
+
+    def hand_size(self, seat: int) -> int:
+        return self.hands[seat].bit_count()
+
+    @property
+    def table(self) -> list[tuple[Card, Card | None]]:
+        """Attack cards with their cover (or None), in slot order."""
+        return [
+            (CARDS[a], CARDS[c] if c >= 0 else None) for a, c in zip(self.attacks, self.covers, strict=True)
+        ]
+
+    @property
+    def log(self) -> list[tuple[int, str]]:
+        """Every action so far as (seat, code), oldest first. All of it is public in Durak."""
+        entries: list[tuple[int, str]] = []
+        node = self._log
+        while node is not None:
+            node, seat, action = node
+            entries.append((seat, action.code))
+        entries.reverse()
+        return entries
+
+    def is_out(self, seat: int) -> bool:
+        return seat in self.out
+
+    def active_seats(self) -> list[int]:
+        """Seats still in the game (not out), clockwise from seat 0."""
+        return [s for s in range(len(self.players)) if s not in self.out]
+
+    def next_active(self, seat: int) -> int:
+        """The next seat clockwise after ``seat`` that is not out (``seat`` itself if it is the only one)."""
+        n = len(self.players)
+        out = self.out
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if candidate not in out:
+                return candidate
+        return seat
+
+    @property
+    def attack_limit(self) -> int:
+        """How many attack cards this bout may hold in all."""
+        return min(self.bout_cap, self.defender_limit)
+
+    def throwers(self) -> list[int]:
+        """Who may throw in now, in priority order: the main attacker, then clockwise (RULES.md)."""
+        n = len(self.players)
+        out = self.out
+        mode = self.settings.throw_in
+        if mode == "auto":
+            mode = "neighbours" if n - len(out) >= 5 else "all"
+        if mode == "neighbours":
+            left = self.next_active(self.defender)
+            return [self.attacker] if left in (self.attacker, self.defender) else [self.attacker, left]
+        order = [self.attacker]
+        for step in range(1, n):
+            seat = (self.attacker + step) % n
+            if seat != self.defender and seat not in out:
+                order.append(seat)
+        return order
+
+    def throw_in_cards(self, seat: int) -> int:
+        """Mask of the cards ``seat`` could throw in now, ignoring whose turn it is."""
+        if len(self.attacks) >= self.attack_limit:
+            return 0
+        return self.hands[seat] & self.table_ranks
+
+    def next_thrower(self) -> int | None:
+        """The first allowed thrower who has not passed and holds a legal card; None ends the bout."""
+        if len(self.attacks) >= self.attack_limit:
+            return None
+        ranks = self.table_ranks
+        for seat in self.throwers():
+            if not self.passed >> seat & 1 and self.hands[seat] & ranks:
+                return seat
+        return None
+
+    def transfer_target(self) -> int:
+        return self.next_active(self.defender)
+
+    def can_transfer_now(self) -> bool:
+        """Whether the bout still allows a transfer at all (mode, no cover yet, limits), card aside."""
+        if not self.settings.transfer or self.phase is not Phase.DEFEND:
+            return False
+        if any(c >= 0 for c in self.covers):
+            return False
+        placed = len(self.attacks) + 1
+        return placed <= self.bout_cap and self.hand_size(self.transfer_target()) >= placed
+
+    def lowest_trump(self) -> int:
+        """The deck's lowest trump: the 6 in a 36-card deck, the 9 in 24, the 2 in 52."""
+        return min(self.deck_order) // 4 * 4 + self.trump
+
+    def exchange_holder(self) -> int | None:
+        """The seat that may exchange now (RULES.md fine point 11), or None."""
+        mode = self.settings.exchange
+        if mode == "off" or self.phase is Phase.OVER or not self.talon:
+            return None
+        turned_up = self.talon[-1]
+        lowest = self.lowest_trump()
+        if turned_up == lowest or (mode == "ace" and turned_up >> 2 != 12):
+            return None
+        for seat, hand in enumerate(self.hands):
+            if hand >> lowest & 1:
+                return seat
+        return None
+
+    # ---- legal actions -----------------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (surrender aside); empty when it has nothing to do."""
+        actions: list[Action] = []
+        if seat == self.to_act:
+            hand = self.hands[seat]
+            phase = self.phase
+            if phase is Phase.ATTACK:
+                actions = [ATTACKS[c] for c in bits(hand)]
+            elif phase is Phase.DEFEND:
+                beaters = BEATERS[self.trump]
+                for slot, attack in enumerate(self.attacks):
+                    if self.covers[slot] < 0:
+                        row = COVERS[slot]
+                        actions.extend(row[c] for c in bits(hand & beaters[attack]))
+                actions.append(TAKE)
+                if self.can_transfer_now():
+                    actions.extend(TRANSFERS[c] for c in bits(hand & TABLE_RANKS[self.attacks[0]]))
+            else:  # THROW_IN or TAKING
+                actions = [ATTACKS[c] for c in bits(self.throw_in_cards(seat))]
+                actions.append(PASS)
+        if self.settings.exchange != "off" and self.exchange_holder() == seat:
+            actions.append(EXCHANGE)
+        return actions
+
+    def why_illegal(self, seat: int, action: Action) -> str | None:
+        """A reason a player can read why ``action`` is not allowed for ``seat`` now, or None if it is."""
+        if self.phase is Phase.OVER:
+            return "the game is over"
+        if not 0 <= seat < len(self.players):
+            return f"there is no seat {seat}"
+        if action is SURRENDER:
+            return "you are already out of the game" if seat in self.out else None
+        if action is EXCHANGE:
+            return self._why_no_exchange(seat)
+        if seat != self.to_act:
+            waiting = self.players[self.to_act] if self.to_act is not None else "nobody"
+            return f"it is not your turn: waiting for {waiting}"
+        card = action.card_id
+        if card >= 0 and not self.hands[seat] >> card & 1:
+            return f"you do not hold {CARDS[card]}"
+        return _REASONS[self.phase](self, action)
+
+    def _why_no_exchange(self, seat: int) -> str | None:
+        if self.settings.exchange == "off":
+            return "exchanging the trump card is not allowed in this game (option: exchange)"
+        if self.exchange_holder() == seat:
+            return None
+        if not self.talon:
+            return "the turned-up trump has already been drawn"
+        if self.talon[-1] == self.lowest_trump():
+            return "the turned-up trump is already the lowest trump"
+        if self.settings.exchange == "ace" and self.talon[-1] >> 2 != 12:
+            return "the trump card can only be exchanged when the ace is turned up (exchange=ace)"
+        return f"only the holder of {CARDS[self.lowest_trump()]} may exchange it for the trump card"
+
+    def check(self, seat: int, action: Action) -> None:
+        """Raise `IllegalAction` with the reason when ``action`` is not allowed for ``seat``."""
+        reason = self.why_illegal(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def apply(self, seat: int, action: Action | str) -> Game:
+        """The game after ``seat`` takes ``action``; this game is unchanged. Illegal: `IllegalAction`."""
+        from core.rules import apply_action
+
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self.check(seat, action)
+        return apply_action(self, seat, action)
+
+    # ---- copies, views, JSON -----------------------------------------------------------------------
+
+    def clone(self) -> Game:
+        new = object.__new__(Game)
+        for name in Game.__slots__:
+            object.__setattr__(new, name, object.__getattribute__(self, name))
+        return new
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (None: a spectator in the group). Renderers and AIs only get this."""
+        from core.view import build_view
+
+        return build_view(self, seat)
+
+    def to_json(self) -> str:
+        from core.serialize import game_to_json
+
+        return game_to_json(self)
+
+    @staticmethod
+    def from_json(text: str) -> Game:
+        from core.serialize import game_from_json
+
+        return game_from_json(text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash(self.to_json())
+
+    def __repr__(self) -> str:
+        return f"<Game {len(self.players)}p step={self.step} phase={self.phase.value} to_act={self.to_act}>"
+
+
+def _why_not_attack_phase(game: Game, action: Action) -> str | None:
+    if action.kind is Kind.ATTACK:
+        return None
+    return "open the bout by playing a card"
+
+
+def _why_not_defend_phase(game: Game, action: Action) -> str | None:
+    kind = action.kind
+    if kind is Kind.TAKE:
+        return None
+    if kind is Kind.COVER:
+        if action.slot >= len(game.attacks):
+            return f"there is no card in place {action.slot + 1} on the table"
+        if game.covers[action.slot] >= 0:
+            return f"{CARDS[game.attacks[action.slot]]} is already covered"
+        if not BEATERS[game.trump][game.attacks[action.slot]] >> action.card_id & 1:
+            return f"{CARDS[action.card_id]} does not beat {CARDS[game.attacks[action.slot]]}"
+        return None
+    if kind is Kind.TRANSFER:
+        if not game.settings.transfer:
+            return "transfers are not allowed in classic games (option: transfer)"
+        if any(c >= 0 for c in game.covers):
+            return "no transfer once a card of the bout is covered"
+        if not TABLE_RANKS[game.attacks[0]] >> action.card_id & 1:
+            return f"a transfer needs a card of the rank on the table, not {CARDS[action.card_id]}"
+        placed = len(game.attacks) + 1
+        if placed > game.bout_cap:
+            return f"a bout holds at most {game.bout_cap} attack cards"
+        target = game.transfer_target()
+        if game.hand_size(target) < placed:
+            return f"{game.players[target]} holds too few cards to take a transfer of {placed}"
+        return None
+    return "you are defending: cover a card, take, or transfer"
+
+
+def _why_not_throw_phase(game: Game, action: Action) -> str | None:
+    if action.kind is Kind.PASS:
+        return None
+    if action.kind is Kind.ATTACK:
+        if len(game.attacks) >= game.attack_limit:
+            return f"the bout already holds its limit of {game.attack_limit} attack cards"
+        if not game.table_ranks >> action.card_id & 1:
+            return f"{CARDS[action.card_id]}: only a rank already on the table may be thrown in"
+        return None
+    return "throw in a card of a rank on the table, or pass"
+
+
+_REASONS = {
+    Phase.ATTACK: _why_not_attack_phase,
+    Phase.DEFEND: _why_not_defend_phase,
+    Phase.THROW_IN: _why_not_throw_phase,
+    Phase.TAKING: _why_not_throw_phase,
+}
