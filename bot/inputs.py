@@ -1,0 +1,47 @@
+"""The service's input: plain values the adapters build from updates, interactions or typed lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class User:
+    id: str  # platform user id, as text
+    name: str  # display name as typed by the user (escaped by the adapters, never trusted)
+    lang: str = "en"  # the language the platform reports for this user (en, ru, it; others fall back to en)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A slash command in a chat: ``/newgame transfer`` is name "newgame", words "transfer"."""
+
+    platform: str  # "tg", "dc" or "local"
+    chat_id: str
+    user: User
+    name: str
+    words: str = ""
+    chat_title: str = ""
+    is_admin: bool = False  # the platform says the user administers the chat
+    private: bool = False  # a private chat with the bot (practice games against AI)
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button press; the payload is untrusted text that the service itself parses and checks."""
+
+    platform: str
+    user: User
+    payload: str
+
+
+@dataclass(frozen=True)
+class TimerDue:
+    """A turn deadline claimed from the store: act for the seat if the game is still at ``version``."""
+
+    platform: str
+    chat_id: str
+    version: int
+
+
+Input = Command | Press | TimerDue
