@@ -7,14 +7,14 @@ object per code, so legality checks are identity checks and building legal-actio
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from core.cards import CARDS, Card
 
 MAX_SLOTS = 6
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     ATTACK = "a"
     COVER = "c"
     TAKE = "t"

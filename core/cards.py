@@ -37,7 +37,9 @@ class Card:
         if cleaned.startswith("10"):
             cleaned = "T" + cleaned[2:]
         if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
-            raise ValueError(f"{text!r} is not a card: write a rank (2-9, T, J, Q, K, A) and a suit (S, H, D, C)")
+            raise ValueError(
+                f"{text!r} is not a card: write a rank (2-9, T, J, Q, K, A) and a suit (S, H, D, C)"
+            )
         return CARDS[RANKS.index(cleaned[0]) * 4 + SUITS.index(cleaned[1])]
 
     @property

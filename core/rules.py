@@ -170,10 +170,7 @@ def _end_bout(game: Game, taken: bool) -> None:
         else:
             _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="everyone_out"))
         return
-    if taken or defender in game.out:
-        attacker = game.next_active(defender)
-    else:
-        attacker = defender
+    attacker = game.next_active(defender) if taken or defender in game.out else defender
     start_bout(game, attacker, first=False)
 
 

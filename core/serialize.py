@@ -99,7 +99,7 @@ def game_from_json(text: str) -> Game:
     )
     raw = data["result"]
     game.result = None if raw is None else Result(raw[0], raw[1], tuple(raw[2]), raw[3])
-    node = None
+    node: tuple[Any, ...] | None = None
     entries = data["log"].split(",") if data["log"] else []
     for entry in entries:
         node = (node, int(entry[0]), Action.parse(entry[1:]))
