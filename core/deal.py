@@ -91,11 +91,11 @@ def _deal(
     game.deck_order = order
     game.dealer = dealer
     game.last_durak = last_durak
-    game.hands = tuple(hands)
+    game.hand_masks = tuple(hands)
     game.talon = talon
-    game.trump = trump_card & 3
-    game.trump_card = trump_card
-    game.deal_trump_card = trump_card
+    game.trump_index = trump_card & 3
+    game.trump_card_id = trump_card
+    game.deal_trump_card_id = trump_card
     game.discard = 0
     game.attacks = ()
     game.covers = ()
@@ -121,7 +121,7 @@ def _first_attacker(game: Game) -> int:
         return (game.last_durak + 1) % n
     if game.last_durak is not None and opener == "durak_right":
         return (game.last_durak - 1) % n
-    trump_masks = [hand >> game.trump for hand in game.hands]
+    trump_masks = [hand >> game.trump_index for hand in game.hand_masks]
     for rank in range(13):
         bit = 1 << (rank * 4)
         for seat, mask in enumerate(trump_masks):

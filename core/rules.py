@@ -68,7 +68,7 @@ def _transfer(game: Game, seat: int, action: Action) -> None:
     game.covers = (*game.covers, -1)
     game.attacker = seat
     game.defender = target
-    game.defender_limit = game.hands[target].bit_count()
+    game.defender_limit = game.hand_masks[target].bit_count()
     game.passed = 0
 
 
@@ -76,9 +76,9 @@ def _exchange(game: Game, seat: int, action: Action) -> None:
     """Swap the deck's lowest trump for the turned-up trump; the lowest trump now lies under the talon."""
     lowest = game.lowest_trump()
     turned_up = game.talon[-1]
-    _set_hand(game, seat, game.hands[seat] & ~(1 << lowest) | (1 << turned_up))
+    _set_hand(game, seat, game.hand_masks[seat] & ~(1 << lowest) | (1 << turned_up))
     game.talon = (*game.talon[:-1], lowest)
-    game.trump_card = lowest
+    game.trump_card_id = lowest
 
 
 def _surrender(game: Game, seat: int, action: Action) -> None:
@@ -100,14 +100,14 @@ _HANDLERS: dict[Kind, Callable[[Game, int, Action], None]] = {
 
 
 def _set_hand(game: Game, seat: int, mask: int) -> None:
-    hands = list(game.hands)
+    hands = list(game.hand_masks)
     hands[seat] = mask
-    game.hands = tuple(hands)
+    game.hand_masks = tuple(hands)
 
 
 def _remove_from_hand(game: Game, seat: int, card: int) -> None:
     """A card leaves a hand; an empty hand with an empty talon is out at once (fine point 1)."""
-    mask = game.hands[seat] & ~(1 << card)
+    mask = game.hand_masks[seat] & ~(1 << card)
     _set_hand(game, seat, mask)
     if not mask:
         if game.talon:
@@ -133,7 +133,7 @@ def _advance(game: Game) -> None:
         game.to_act = game.defender
         return
     # everything is covered
-    if not game.hands[game.defender] or len(game.attacks) >= game.attack_limit:
+    if not game.hand_masks[game.defender] or len(game.attacks) >= game.attack_limit:
         _end_bout(game, taken=False)
         return
     thrower = game.next_thrower()
@@ -152,7 +152,7 @@ def _end_bout(game: Game, taken: bool) -> None:
             table |= 1 << card
     defender = game.defender
     if taken:
-        _set_hand(game, defender, game.hands[defender] | table)
+        _set_hand(game, defender, game.hand_masks[defender] | table)
     else:
         game.discard |= table
         game.positions = frozenset()
@@ -182,20 +182,20 @@ def _refill(game: Game) -> None:
     order = [(game.opener + step) % n for step in range(n)]
     order = [s for s in order if s != game.defender and s not in game.out] + [game.defender]
     talon = list(game.talon)
-    hands = list(game.hands)
+    hands = list(game.hand_masks)
     for seat in order:
         missing = HAND_SIZE - hands[seat].bit_count()
         while missing > 0 and talon:
             hands[seat] |= 1 << talon.pop(0)
             missing -= 1
-    game.hands = tuple(hands)
+    game.hand_masks = tuple(hands)
     game.talon = tuple(talon)
 
 
 def _put_out_empty_hands(game: Game) -> None:
     """With the talon empty, players whose hand emptied this bout are out, in the order they emptied."""
     if not game.talon:
-        game.out = (*game.out, *(s for s in game.emptied if not game.hands[s] and s not in game.out))
+        game.out = (*game.out, *(s for s in game.emptied if not game.hand_masks[s] and s not in game.out))
     game.emptied = ()
 
 
@@ -204,12 +204,12 @@ def start_bout(game: Game, attacker: int, first: bool) -> None:
     game.attacker = attacker
     game.opener = attacker
     game.defender = game.next_active(attacker)
-    game.defender_limit = game.hands[game.defender].bit_count()
+    game.defender_limit = game.hand_masks[game.defender].bit_count()
     game.bout_number = 1 if first else game.bout_number + 1
     game.bout_cap = 5 if game.settings.first5 and game.bout_number == 1 else MAX_ATTACKS
     game.phase = Phase.ATTACK
     game.to_act = attacker
-    position = (game.hands, game.talon, attacker, game.defender, game.trump)
+    position = (game.hand_masks, game.talon, attacker, game.defender, game.trump_index)
     if position in game.positions:
         _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="repetition"))
         return

@@ -31,10 +31,10 @@ def game_to_json(game: Game) -> str:
         "deck": _cards(game.deck_order),
         "dealer": game.dealer,
         "last_durak": game.last_durak,
-        "hands": list(game.hands),
+        "hands": list(game.hand_masks),
         "talon": _cards(game.talon),
-        "trump_card": str(CARDS[game.trump_card]),
-        "deal_trump_card": str(CARDS[game.deal_trump_card]),
+        "trump_card": str(CARDS[game.trump_card_id]),
+        "deal_trump_card": str(CARDS[game.deal_trump_card_id]),
         "discard": game.discard,
         "attacks": _cards(game.attacks),
         "covers": [str(CARDS[c]) if c >= 0 else "" for c in game.covers],
@@ -69,11 +69,11 @@ def game_from_json(text: str) -> Game:
     game.deck_order = _ids(data["deck"])
     game.dealer = data["dealer"]
     game.last_durak = data["last_durak"]
-    game.hands = tuple(data["hands"])
+    game.hand_masks = tuple(data["hands"])
     game.talon = _ids(data["talon"])
-    game.trump_card = Card.parse(data["trump_card"]).id
-    game.trump = game.trump_card & 3
-    game.deal_trump_card = Card.parse(data["deal_trump_card"]).id
+    game.trump_card_id = Card.parse(data["trump_card"]).id
+    game.trump_index = game.trump_card_id & 3
+    game.deal_trump_card_id = Card.parse(data["deal_trump_card"]).id
     game.discard = data["discard"]
     game.attacks = _ids(data["attacks"])
     game.covers = tuple(Card.parse(c).id if c else -1 for c in data["covers"])

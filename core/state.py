@@ -59,7 +59,7 @@ class Game:
 
     __slots__ = (
         "settings", "players", "seed", "deck_order", "dealer", "last_durak",
-        "hands", "talon", "trump", "trump_card", "deal_trump_card", "discard",
+        "hand_masks", "talon", "trump_index", "trump_card_id", "deal_trump_card_id", "discard",
         "attacks", "covers", "table_ranks", "phase", "attacker", "opener", "defender",
         "defender_limit", "bout_cap", "bout_number", "passed", "to_act",
         "out", "emptied", "positions", "result", "_log", "step",
@@ -71,11 +71,11 @@ class Game:
     deck_order: tuple[int, ...]  # the deck as dealt: index 0 dealt first
     dealer: int
     last_durak: int | None
-    hands: tuple[int, ...]  # bitmask per seat
+    hand_masks: tuple[int, ...]  # bitmask per seat
     talon: tuple[int, ...]  # drawn from the front; the turned-up trump is last
-    trump: int  # suit index
-    trump_card: int  # the card that shows trumps now (under the talon, or in a hand once drawn)
-    deal_trump_card: int  # the card turned up at the deal, seen by everyone
+    trump_index: int  # suit index
+    trump_card_id: int  # the card that shows trumps now (under the talon, or in a hand once drawn)
+    deal_trump_card_id: int  # the card turned up at the deal, seen by everyone
     discard: int  # bitmask
     attacks: tuple[int, ...]  # in the order they landed (slot numbers)
     covers: tuple[int, ...]  # per slot, -1 while uncovered
@@ -103,8 +103,24 @@ class Game:
         return len(self.players)
 
     @property
-    def trump_suit(self) -> str:
-        return SUITS[self.trump]
+    def trump(self) -> str:
+        """The trump suit's letter: S, H, D or C."""
+        return SUITS[self.trump_index]
+
+    @property
+    def trump_card(self) -> Card:
+        """The card that shows trumps: under the talon until drawn (after an exchange, the lowest trump)."""
+        return CARDS[self.trump_card_id]
+
+    @property
+    def deal_trump_card(self) -> Card:
+        """The card turned up at the deal (or the dealer's last card when the deal used the whole deck)."""
+        return CARDS[self.deal_trump_card_id]
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Every seat's cards, each sorted for showing (plain by rank, trumps last)."""
+        return [self.hand(seat) for seat in range(len(self.players))]
 
     @property
     def is_over(self) -> bool:
@@ -124,10 +140,10 @@ class Game:
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's cards sorted for showing: plain cards by rank, trumps last."""
-        return [CARDS[c] for c in sorted(bits(self.hands[seat]), key=lambda c: sort_key(c, self.trump))]
+        return [CARDS[c] for c in sorted(bits(self.hand_masks[seat]), key=lambda c: sort_key(c, self.trump_index))]
 
     def hand_size(self, seat: int) -> int:
-        return self.hands[seat].bit_count()
+        return self.hand_masks[seat].bit_count()
 
     @property
     def table(self) -> list[tuple[Card, Card | None]]:
@@ -190,7 +206,7 @@ class Game:
         """Mask of the cards ``seat`` could throw in now, ignoring whose turn it is."""
         if len(self.attacks) >= self.attack_limit:
             return 0
-        return self.hands[seat] & self.table_ranks
+        return self.hand_masks[seat] & self.table_ranks
 
     def next_thrower(self) -> int | None:
         """The first allowed thrower who has not passed and holds a legal card; None ends the bout."""
@@ -198,7 +214,7 @@ class Game:
             return None
         ranks = self.table_ranks
         for seat in self.throwers():
-            if not self.passed >> seat & 1 and self.hands[seat] & ranks:
+            if not self.passed >> seat & 1 and self.hand_masks[seat] & ranks:
                 return seat
         return None
 
@@ -216,7 +232,7 @@ class Game:
 
     def lowest_trump(self) -> int:
         """The deck's lowest trump: the 6 in a 36-card deck, the 9 in 24, the 2 in 52."""
-        return min(self.deck_order) // 4 * 4 + self.trump
+        return min(self.deck_order) // 4 * 4 + self.trump_index
 
     def exchange_holder(self) -> int | None:
         """The seat that may exchange now (RULES.md fine point 11), or None."""
@@ -227,7 +243,7 @@ class Game:
         lowest = self.lowest_trump()
         if turned_up == lowest or (mode == "ace" and turned_up >> 2 != 12):
             return None
-        for seat, hand in enumerate(self.hands):
+        for seat, hand in enumerate(self.hand_masks):
             if hand >> lowest & 1:
                 return seat
         return None
@@ -238,12 +254,12 @@ class Game:
         """Every action ``seat`` may take now (surrender aside); empty when it has nothing to do."""
         actions: list[Action] = []
         if seat == self.to_act:
-            hand = self.hands[seat]
+            hand = self.hand_masks[seat]
             phase = self.phase
             if phase is Phase.ATTACK:
                 actions = [ATTACKS[c] for c in bits(hand)]
             elif phase is Phase.DEFEND:
-                beaters = BEATERS[self.trump]
+                beaters = BEATERS[self.trump_index]
                 for slot, attack in enumerate(self.attacks):
                     if self.covers[slot] < 0:
                         row = COVERS[slot]
@@ -272,7 +288,7 @@ class Game:
             waiting = self.players[self.to_act] if self.to_act is not None else "nobody"
             return f"it is not your turn: waiting for {waiting}"
         card = action.card_id
-        if card >= 0 and not self.hands[seat] >> card & 1:
+        if card >= 0 and not self.hand_masks[seat] >> card & 1:
             return f"you do not hold {CARDS[card]}"
         return _REASONS[self.phase](self, action)
 
@@ -364,7 +380,7 @@ def _why_not_defend_phase(game: Game, action: Action) -> str | None:
             return f"there is no card in place {action.slot + 1} on the table"
         if game.covers[action.slot] >= 0:
             return f"{CARDS[game.attacks[action.slot]]} is already covered"
-        if not BEATERS[game.trump][game.attacks[action.slot]] >> action.card_id & 1:
+        if not BEATERS[game.trump_index][game.attacks[action.slot]] >> action.card_id & 1:
             return f"{CARDS[action.card_id]} does not beat {CARDS[game.attacks[action.slot]]}"
         return None
     if kind is Kind.TRANSFER:

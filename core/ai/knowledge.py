@@ -1,0 +1,318 @@
+"""Public knowledge of one seat, rebuilt from its `View` and the public log alone.
+
+Durak's history is public: every card played, covered, transferred, taken or discarded was seen by all. We
+replay the log with only public facts (hand sizes, the table, refills by the rules' order) and collect:
+
+- ``discard``: every card beaten off, out of the game;
+- ``known[s]``: cards certainly in seat ``s``'s hand (cards it picked up, the turned-up trump it drew, the
+  trump it took by an exchange), minus those it played since;
+- ``lacks[s]`` (certain): cards ``s`` cannot hold, because the rules skipped it as a thrower while those
+  ranks were on the table (a seat with no legal card is never asked);
+- ``doubts[s]`` (a belief, not a certainty): after a failed cover (``s`` took a single uncovered card) it is
+  believed to hold no higher card of that suit, and with the talon empty no trump either; a player may take
+  while able to beat, so sampling drops these beliefs when they cannot be met.
+
+Both kinds of absence are forgotten when ``s`` draws from the talon. The log does not mark where a bout ends;
+an attack code is a throw-in or a new bout's opening card, and the next entry tells which (see `_is_throw_in`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.cards import BEATERS, SUIT_MASK, SUITS, TABLE_RANKS, deck_ids, mask_of
+from core.settings import Settings
+from core.state import HAND_SIZE, MAX_ATTACKS, Phase
+from core.view import View
+
+_ATTACK, _COVER, _TAKE, _PASS, _TRANSFER, _EXCHANGE, _SURRENDER = "actpxes"
+
+
+@dataclass
+class Knowledge:
+    """What ``seat`` knows about where every card is; see the module docstring."""
+
+    seat: int
+    n: int
+    settings: Settings
+    trump: int
+    deck: int  # mask of every card in this deck
+    hand: int  # the viewer's own hand
+    discard: int = 0
+    table: int = 0  # attack and cover cards on the table now
+    bottom: int = -1  # the card under the talon (shown), or the last one it was before being drawn
+    bottom_holder: int | None = None  # who drew the turned-up trump, once drawn
+    known: list[int] = field(default_factory=list)
+    lacks: list[int] = field(default_factory=list)
+    doubts: list[int] = field(default_factory=list)
+    hand_sizes: list[int] = field(default_factory=list)
+    talon_size: int = 0
+    opener: int = 0
+    defender_limit: int = 0
+    emptied: list[int] = field(default_factory=list)
+    out: list[int] = field(default_factory=list)
+
+    @property
+    def unseen(self) -> int:
+        """Cards whose place this seat does not know: some opponent's hidden cards or the hidden talon."""
+        placed = self.discard | self.table | self.hand
+        for s in range(self.n):
+            placed |= self.known[s]
+        if self.talon_size:
+            placed |= 1 << self.bottom
+        return self.deck & ~placed
+
+    def hidden_count(self, seat: int) -> int:
+        """How many of ``seat``'s cards this viewer cannot name."""
+        return self.hand_sizes[seat] - self.known[seat].bit_count()
+
+
+def read_knowledge(view: View, log: list[tuple[int, str]]) -> Knowledge:
+    """Replay the public log for ``view.seat`` and return what it knows now."""
+    if view.seat is None:
+        raise ValueError("a spectator has no hand to play; give the view of a seat")
+    return _Replay(view, log).run()
+
+
+class _Replay:
+    """The public replay: a tiny Durak table that moves card counts, not hidden cards."""
+
+    def __init__(self, view: View, log: list[tuple[int, str]]) -> None:
+        settings = Settings.from_words(view.settings_words)
+        n = len(view.players)
+        self.view = view
+        self.log = [(seat, code) for seat, code in log if code[0] != _SURRENDER]
+        self.k = Knowledge(
+            seat=view.seat or 0,
+            n=n,
+            settings=settings,
+            trump=SUITS.index(view.trump),
+            deck=mask_of(deck_ids(settings.deck)),
+            hand=mask_of(c.id for c in view.hand),
+            bottom=view.deal_trump_card.id,
+            known=[0] * n,
+            lacks=[0] * n,
+            doubts=[0] * n,
+            hand_sizes=[HAND_SIZE] * n,
+            talon_size=settings.deck - HAND_SIZE * n,
+        )
+        self.attacks: list[int] = []
+        self.covers: list[int] = []
+        self.attacker = self.defender = -1
+        self.passed = 0
+        self.bout_number = 0
+        self.taking = False
+
+    # ---- the walk over the log ---------------------------------------------------------------------
+
+    def run(self) -> Knowledge:
+        k = self.k
+        for index, (seat, code) in enumerate(self.log):
+            kind = code[0]
+            if kind == _EXCHANGE:
+                self._exchange(seat)
+                continue
+            card = _card_of(code)
+            if kind == _ATTACK:
+                if self.attacker < 0:
+                    self._start_bout(seat)
+                elif self._in_bout_awaiting_attackers() and not self._is_throw_in(index, seat, card):
+                    self._end_bout()
+                    self._start_bout(seat)
+                elif self._in_bout_awaiting_attackers():
+                    self._note_skipped_before(seat)
+                self._attack(seat, card)
+            elif kind == _PASS:
+                self._note_skipped_before(seat)
+                self.passed |= 1 << seat
+            elif kind == _COVER:
+                self._play_card(seat, card)
+                self.covers[int(code.split(":")[1])] = card
+                self._after_cover()
+            elif kind == _TAKE:
+                self._note_failed_cover(seat)
+                self.taking = True
+                self.passed = 0
+            elif kind == _TRANSFER:
+                self._transfer(seat, card)
+        if self.attacker >= 0 and self._bout_over_in_view():
+            self._end_bout()
+        k.hand = mask_of(c.id for c in self.view.hand)
+        k.known[k.seat] = k.hand
+        k.table = mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
+        return k
+
+    def _in_bout_awaiting_attackers(self) -> bool:
+        """Everything covered (or the defender took): the next attack card may be a throw-in."""
+        return bool(self.attacks) and (self.taking or -1 not in self.covers)
+
+    def _is_throw_in(self, index: int, seat: int, card: int) -> bool:
+        """A throw-in is answered by the same bout: after a take, by more throw-ins or passes (the opening
+        card of a new bout is always answered by its defender); otherwise by the current defender, who never
+        opens the bout after one they beat off while ``seat`` throws in."""
+        if seat == self.defender or not self._table_ranks() >> card & 1:
+            return False
+        following = next(((s, c) for s, c in self.log[index + 1 :] if c[0] != _EXCHANGE), None)
+        if following is None:  # the last entry: the view shows the bout it belongs to
+            if self.taking:
+                return self.view.phase is not Phase.DEFEND
+            return len(self.view.table) > 1 or self.view.phase is not Phase.DEFEND
+        if self.taking:
+            return following[1][0] in (_ATTACK, _PASS)
+        return following[0] == self.defender and following[1][0] in (_COVER, _TAKE, _TRANSFER)
+
+    def _bout_over_in_view(self) -> bool:
+        shown = [card.id for card, _ in self.view.table]
+        return shown != self.attacks
+
+    # ---- bouts -------------------------------------------------------------------------------------
+
+    def _start_bout(self, attacker: int) -> None:
+        k = self.k
+        self.attacker = k.opener = attacker
+        self.defender = self._next_active(attacker)
+        k.defender_limit = k.hand_sizes[self.defender]
+        self.bout_number += 1
+        self.attacks, self.covers, self.passed, self.taking = [], [], 0, False
+
+    def _attack(self, seat: int, card: int) -> None:
+        self._play_card(seat, card)
+        self.attacks.append(card)
+        self.covers.append(-1)
+        self.passed = 0
+
+    def _transfer(self, seat: int, card: int) -> None:
+        self._play_card(seat, card)
+        self.attacks.append(card)
+        self.covers.append(-1)
+        self.attacker = seat
+        self.defender = self._next_active(self.defender)
+        self.k.defender_limit = self.k.hand_sizes[self.defender]
+        self.passed = 0
+
+    def _after_cover(self) -> None:
+        """A full cover ends the bout at once when the defender is empty or the limit is reached."""
+        if -1 in self.covers:
+            return
+        if not self.k.hand_sizes[self.defender] or len(self.attacks) >= self._limit():
+            self._end_bout(inferred=False)
+
+    def _end_bout(self, inferred: bool = True) -> None:
+        """Nobody else threw in: unpassed throwers hold no card of the table's ranks (when that mattered)."""
+        k = self.k
+        if inferred and len(self.attacks) < self._limit():
+            for thrower in self._throwers():
+                if not self.passed >> thrower & 1:
+                    k.lacks[thrower] |= self._table_ranks()
+        table = mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
+        if self.taking:
+            k.known[self.defender] |= table
+            k.hand_sizes[self.defender] += table.bit_count()
+        else:
+            k.discard |= table
+        self._refill()
+        if not k.talon_size:
+            k.out.extend(s for s in k.emptied if not k.hand_sizes[s] and s not in k.out)
+        k.emptied = []
+        if self.taking or self.defender in k.out:
+            next_attacker = self._next_active(self.defender)
+        else:
+            next_attacker = self.defender
+        self.attacks, self.covers, self.passed, self.taking = [], [], 0, False
+        self._start_bout(next_attacker)
+
+    def _refill(self) -> None:
+        k = self.k
+        order = [(k.opener + step) % k.n for step in range(k.n)]
+        order = [s for s in order if s != self.defender and s not in k.out] + [self.defender]
+        for seat in order:
+            drawn = min(max(0, HAND_SIZE - k.hand_sizes[seat]), k.talon_size)
+            if not drawn:
+                continue
+            k.hand_sizes[seat] += drawn
+            k.talon_size -= drawn
+            k.lacks[seat] = k.doubts[seat] = 0
+            if not k.talon_size:
+                k.known[seat] |= 1 << k.bottom
+                k.bottom_holder = seat
+
+    # ---- cards and inferences ----------------------------------------------------------------------
+
+    def _play_card(self, seat: int, card: int) -> None:
+        k = self.k
+        k.known[seat] &= ~(1 << card)
+        k.hand_sizes[seat] -= 1
+        if not k.hand_sizes[seat]:
+            if k.talon_size:
+                k.emptied.append(seat)
+            else:
+                k.out.append(seat)
+
+    def _exchange(self, seat: int) -> None:
+        k = self.k
+        lowest = min(deck_ids(k.settings.deck)) // 4 * 4 + k.trump
+        k.known[seat] = k.known[seat] & ~(1 << lowest) | (1 << k.bottom)
+        k.bottom = lowest
+
+    def _note_skipped_before(self, seat: int) -> None:
+        """Throwers ahead of ``seat`` in priority who had not passed were skipped: no card of those ranks."""
+        ranks = self._table_ranks()
+        for thrower in self._throwers():
+            if thrower == seat:
+                return
+            if not self.passed >> thrower & 1:
+                self.k.lacks[thrower] |= ranks
+
+    def _note_failed_cover(self, seat: int) -> None:
+        """A take over one uncovered card: believed to hold nothing higher of its suit (no trump either, when
+        the talon is empty and saving trumps has no point)."""
+        uncovered = [a for a, c in zip(self.attacks, self.covers, strict=True) if c < 0]
+        if len(uncovered) != 1:
+            return
+        card = uncovered[0]
+        beaters = BEATERS[self.k.trump][card]
+        if card & 3 != self.k.trump and self.k.talon_size:
+            beaters &= SUIT_MASK[card & 3]
+        self.k.doubts[seat] |= beaters & self.k.deck
+
+    # ---- the rules' public questions ---------------------------------------------------------------
+
+    def _table_ranks(self) -> int:
+        ranks = 0
+        for card in (*self.attacks, *self.covers):
+            if card >= 0:
+                ranks |= TABLE_RANKS[card]
+        return ranks
+
+    def _limit(self) -> int:
+        cap = 5 if self.k.settings.first5 and self.bout_number == 1 else MAX_ATTACKS
+        return min(cap, self.k.defender_limit)
+
+    def _next_active(self, seat: int) -> int:
+        for step in range(1, self.k.n + 1):
+            candidate = (seat + step) % self.k.n
+            if candidate not in self.k.out:
+                return candidate
+        return seat
+
+    def _throwers(self) -> list[int]:
+        """Allowed throwers in priority order, as `Game.throwers` computes them."""
+        k = self.k
+        mode = k.settings.throw_in
+        if mode == "auto":
+            mode = "neighbours" if k.n - len(k.out) >= 5 else "all"
+        if mode == "neighbours":
+            left = self._next_active(self.defender)
+            return [self.attacker] if left in (self.attacker, self.defender) else [self.attacker, left]
+        order = [self.attacker]
+        for step in range(1, k.n):
+            seat = (self.attacker + step) % k.n
+            if seat != self.defender and seat not in k.out:
+                order.append(seat)
+        return order
+
+
+def _card_of(code: str) -> int:
+    from core.cards import Card
+
+    return Card.parse(code.rsplit(":", 1)[1]).id if ":" in code else -1
