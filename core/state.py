@@ -140,7 +140,8 @@ class Game:
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's cards sorted for showing: plain cards by rank, trumps last."""
-        return [CARDS[c] for c in sorted(bits(self.hand_masks[seat]), key=lambda c: sort_key(c, self.trump_index))]
+        trump = self.trump_index
+        return [CARDS[c] for c in sorted(bits(self.hand_masks[seat]), key=lambda c: sort_key(c, trump))]
 
     def hand_size(self, seat: int) -> int:
         return self.hand_masks[seat].bit_count()
