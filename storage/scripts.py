@@ -87,7 +87,8 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
     redis.call('ZADD', KEYS[7], points, user)
     local old_rank = redis.call('HGET', key, 'rank')
     if old_rank then redis.call('ZREM', KEYS[8], old_rank) end
-    local rank = string.format('%010d:%010d:%010d:%012d:%s', durak, games, first_out, math.max(points, 0), user)
+    local score = math.max(points, 0)
+    local rank = string.format('%010d:%010d:%010d:%012d:%s', durak, games, first_out, score, user)
     redis.call('ZADD', KEYS[8], 0, rank)
     redis.call('HSET', key, 'rank', rank)
   end
