@@ -27,6 +27,7 @@ class Button:
     label: str
     payload: str = ""
     url: str = ""
+    opens_private: bool = False  # where the platform needs it (Telegram), send the user to the private chat
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class ShowTable:
     chat: str
     message: Message
     game_id: str = ""
+    new_message: bool = False  # a new lobby: post a fresh message; otherwise edit the chat's table message
 
 
 @dataclass(frozen=True)

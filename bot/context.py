@@ -1,0 +1,42 @@
+"""What a decision may depend on besides the record: the chat, the clock reading, new ids and seeds.
+
+Passing these in keeps `bot.lobby` and `bot.play` pure and lets tests and golden transcripts fix them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.i18n import Translator, translator
+from storage.keys import ChatRef
+from storage.models import ChatRecord
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    start_wait: float = 60.0  # after this many seconds anyone in the lobby may press Start
+    ai_delay: float = 1.2  # an AI seat waits this long before moving (0: it moves at once)
+    reminder_before: float = 15.0  # remind a player this many seconds before their turn times out
+    max_inline_ai_moves: int = 2000  # with ai_delay 0, a safety bound on AI moves in one input
+
+
+@dataclass(frozen=True)
+class Context:
+    chat: ChatRef
+    record: ChatRecord
+    now: float
+    new_id: Callable[[], str]
+    new_seed: Callable[[], int]
+    config: ServiceConfig
+
+    @property
+    def chat_id(self) -> str:
+        return self.chat.chat_id
+
+    @property
+    def chat_lang(self) -> str:
+        return self.record.lang or "en"
+
+    def tr(self, lang: str | None = None) -> Translator:
+        return translator(lang or self.chat_lang)

@@ -1,0 +1,42 @@
+"""Translations through gettext catalogs (English source strings; Russian and Italian catalogs).
+
+Catalogs live in ``bot/locale/<lang>/LC_MESSAGES/durak.po`` and are compiled to ``.mo`` with Babel
+(``pybabel compile -d bot/locale -D durak``); plural forms come from each catalog's Plural-Forms header, so
+Russian gets 1 карта, 2 карты, 5 карт. Renderers receive a `Translator` and never read a global language.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "durak"
+LANGUAGES = ("en", "ru", "it")
+DEFAULT_LANGUAGE = "en"
+
+
+def normalise_language(code: str | None) -> str:
+    """Map a platform's language code (``ru-RU``, ``it``, ``pt-br``) to one we speak, else English."""
+    base = (code or "").replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else DEFAULT_LANGUAGE
+
+
+class Translator:
+    """Gettext for one language: ``tr._("Take")``, ``tr.n_("{n} card", "{n} cards", n)``."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = normalise_language(lang)
+        self._catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[self.lang], fallback=True)
+
+    def _(self, message: str) -> str:
+        return self._catalog.gettext(message)
+
+    def n_(self, singular: str, plural: str, n: int) -> str:
+        return self._catalog.ngettext(singular, plural, n)
+
+
+@cache
+def translator(lang: str | None) -> Translator:
+    return Translator(normalise_language(lang))

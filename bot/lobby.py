@@ -1,0 +1,143 @@
+"""The lobby: open, join, leave, add AI seats, start, cancel, rematch. Pure: see `Decision`."""
+
+from __future__ import annotations
+
+from bot import payloads
+from bot.context import Context
+from bot.decision import LOBBY_TTL, Decision, show
+from bot.effects import Alert, Reply, ShowTable
+from bot.inputs import User
+from bot.play import seat_of, start_game
+from bot.render.lobby import render_lobby
+from bot.render.text import line, message
+from bot.session import AI_LEVELS, ChatSession, Finished, Lobby, Playing, Seat
+from core import Settings, SettingsError
+
+MAX_SEATS = 6
+
+
+def capacity(words: str) -> int:
+    """At most six players, and only as many as the deck gives six cards to."""
+    return min(MAX_SEATS, Settings.from_words(words).deck // 6)
+
+
+def merged_settings(chat_defaults: str | None, words: str) -> Settings:
+    """The chat's defaults, overridden field by field by the words given to `/newgame`."""
+    base = Settings.from_words(chat_defaults or "")
+    given = Settings.from_words(words)
+    return base.model_copy(update={name: getattr(given, name) for name in given.model_fields_set})
+
+
+def open_lobby(
+    ctx: Context, session: ChatSession | None, user: User, words: str, title: str, thread_id: str = ""
+) -> Decision:
+    tr = ctx.tr(ctx.record.lang or user.lang)
+    _ = tr._
+    if session is not None and isinstance(session.header, Lobby | Playing):
+        busy = (
+            _("A game is already open in this chat.")
+            if isinstance(session.header, Playing)
+            else _("A lobby is already open in this chat: join it.")
+        )
+        return show(Reply(ctx.chat_id, message([line(busy)])))
+    try:
+        settings = merged_settings(ctx.record.settings, words)
+    except SettingsError as error:
+        return show(Reply(ctx.chat_id, message([line(_("Cannot start: {error}").format(error=str(error)))])))
+    lobby = Lobby(
+        lobby_id=ctx.new_id(),
+        creator=user.id,
+        words=settings.to_words(),
+        seats=[Seat(user_id=user.id, name=user.name, lang=user.lang)],
+        created_at=ctx.now,
+        chat_title=title,
+        lang=ctx.record.lang or user.lang,
+        thread_id=thread_id,
+    )
+    return lobby_saved(ctx, lobby, new_message=True)
+
+
+def lobby_saved(ctx: Context, lobby: Lobby, *extra: Alert, new_message: bool = False) -> Decision:
+    rendered = render_lobby(lobby, ctx.chat_id, capacity(lobby.words), ctx.tr(lobby.lang))
+    table = ShowTable(ctx.chat_id, rendered, lobby.lobby_id, new_message=new_message)
+    return Decision(effects=[*extra, table], save=True, session=ChatSession(header=lobby), ttl=LOBBY_TTL)
+
+
+def lobby_action(ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bool = False) -> Decision:
+    """Join, leave, add an AI, start or cancel; each answers the user with a short alert."""
+    _ = ctx.tr(user.lang)._
+    seated = seat_of(lobby, user.id) is not None
+    full = len(lobby.seats) >= capacity(lobby.words)
+    if code == payloads.JOIN:
+        if seated:
+            return show(Alert(user.id, _("You are already in.")))
+        if full:
+            return show(Alert(user.id, _("The game is full."), show_alert=True))
+        seats = [*lobby.seats, Seat(user_id=user.id, name=user.name, lang=user.lang)]
+        return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, _("You joined.")))
+    if code == payloads.LEAVE:
+        if not seated:
+            return show(Alert(user.id, _("You are not in this game.")))
+        seats = [s for s in lobby.seats if s.user_id != user.id]
+        if not any(not s.is_ai for s in seats):
+            return closed(ctx, _("The lobby is closed: everyone left."))
+        creator = lobby.creator if lobby.creator != user.id else next(s.user_id for s in seats if not s.is_ai)
+        changed = lobby.model_copy(update={"seats": seats, "creator": creator})
+        return lobby_saved(ctx, changed, Alert(user.id, _("You left.")))
+    if code.startswith(payloads.ADD_AI):
+        level = code.partition(":")[2] or "normal"
+        if level not in AI_LEVELS:
+            return show(Alert(user.id, _("That button is not valid."), show_alert=True))
+        if full:
+            return show(Alert(user.id, _("The game is full."), show_alert=True))
+        number = 1 + sum(1 for s in lobby.seats if s.is_ai)
+        ai_id = f"ai{number}-{lobby.lobby_id}"
+        seat = Seat(user_id=ai_id, name=f"AI {number}", lang=lobby.lang, ai=level)
+        return lobby_saved(ctx, lobby.model_copy(update={"seats": [*lobby.seats, seat]}), Alert(user.id, ""))
+    if code == payloads.START:
+        if len(lobby.seats) < 2:
+            return show(Alert(user.id, _("At least two players are needed."), show_alert=True))
+        waited = ctx.now - lobby.created_at >= ctx.config.start_wait
+        if user.id != lobby.creator and not full and not waited and not is_admin:
+            return show(
+                Alert(
+                    user.id,
+                    _("Only the creator can start now; anyone can once the game is full."),
+                    show_alert=True,
+                )
+            )
+        if not seated and user.id != lobby.creator and not is_admin:
+            return show(Alert(user.id, _("Join the game first."), show_alert=True))
+        decision = start_game(ctx, lobby)
+        decision.effects.insert(0, Alert(user.id, ""))
+        return decision
+    if code == payloads.CANCEL:
+        if user.id != lobby.creator and not is_admin:
+            return show(Alert(user.id, _("Only the creator or an admin can cancel."), show_alert=True))
+        return closed(ctx, _("The game was cancelled."), Alert(user.id, ""))
+    return show(Alert(user.id, _("That button is not valid."), show_alert=True))
+
+
+def closed(ctx: Context, text: str, *extra: Alert) -> Decision:
+    """The lobby (or game) message turns into a short notice without buttons; the record is removed."""
+    return Decision(
+        effects=[*extra, ShowTable(ctx.chat_id, message([line(text)]))],
+        save=True,
+        session=None,
+        ttl=LOBBY_TTL,
+    )
+
+
+def rematch(ctx: Context, finished: Finished, user: User) -> Decision:
+    """A new lobby with the same seats and rules; the opener follows the chat's last durak (RULES.md)."""
+    lobby = Lobby(
+        lobby_id=ctx.new_id(),
+        creator=user.id if seat_of(finished, user.id) is not None else finished.creator,
+        words=finished.words,
+        seats=list(finished.seats),
+        created_at=ctx.now,
+        chat_title=finished.chat_title,
+        lang=finished.lang,
+        thread_id=finished.thread_id,
+    )
+    return lobby_saved(ctx, lobby, Alert(user.id, ""), new_message=True)

@@ -1,0 +1,321 @@
+"""A running game: players' moves, AI seats, turn timers, and the end of the game. Pure: see `Decision`."""
+
+from __future__ import annotations
+
+import json
+
+from bot import payloads
+from bot.ai_seats import choose_ai_action, safe_default
+from bot.context import Context
+from bot.decision import FINISHED_TTL, GAME_TTL, Decision, show
+from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
+from bot.events import events_of_step, remember
+from bot.inputs import User
+from bot.payloads import Payload
+from bot.render.hand import render_hand
+from bot.render.summary import render_result
+from bot.render.table import render_table
+from bot.render.text import line, message
+from bot.session import ChatSession, Event, Finished, Lobby, Playing
+from core import Action, Game, IllegalAction, Result, Settings, new_game
+from storage.models import GameOutcome, PlayerOutcome
+
+PODIUM = (3, 2, 1)
+
+
+def start_game(ctx: Context, lobby: Lobby) -> Decision:
+    """Deal from the lobby: seats in joining order; the chat's last durak (if seated) deals and sets the
+    opener by the game's opener rule."""
+    settings = Settings.from_words(lobby.words)
+    ids = [seat.user_id for seat in lobby.seats]
+    last_durak = ids.index(ctx.record.last_durak) if ctx.record.last_durak in ids else None
+    game = new_game(
+        settings,
+        [seat.name for seat in lobby.seats],
+        seed=ctx.new_seed(),
+        dealer=last_durak,
+        last_durak=last_durak,
+    )
+    header = Playing(
+        game_id=ctx.new_id(),
+        creator=lobby.creator,
+        seats=list(lobby.seats),
+        chat_title=lobby.chat_title,
+        lang=lobby.lang,
+        thread_id=lobby.thread_id,
+        started_at=ctx.now,
+    )
+    return settle(ctx, None, header, game)
+
+
+def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Payload) -> Decision:
+    header, game = session.header, session.game
+    assert isinstance(header, Playing) and game is not None
+    tr = ctx.tr(user.lang)
+    _ = tr._
+    if payload.game_id != header.game_id:
+        return show(Alert(user.id, _("This button belongs to a game that is over."), show_alert=True))
+    seat_no = seat_of(header, user.id)
+    if seat_no is None:
+        return show(Alert(user.id, _("You are not playing in this game."), show_alert=True))
+    woke_up = header.seats[seat_no].autopilot
+    if woke_up:
+        header = with_seat(header, seat_no, autopilot=False, timeouts=0)
+    if payload.code == payloads.HAND:
+        hand = ShowHand(
+            ctx.chat_id, user.id, render_hand(header, game.view(seat_no), ctx.chat_id, tr), header.game_id
+        )
+        decision = show(hand, Alert(user.id, ""))
+        if woke_up:
+            decision = settle(ctx, session, header, game)
+            decision.effects.append(hand)
+        return decision
+    if payload.step != game.step:
+        return show(
+            Alert(user.id, _("That button is out of date: use the newest message."), show_alert=False)
+        )
+    try:
+        action = Action.parse(payload.code)
+        game.check(seat_no, action)
+    except (ValueError, IllegalAction):
+        return show(Alert(user.id, _("That move is not possible now."), show_alert=True))
+    header = with_seat(header, seat_no, timeouts=0, autopilot=False)
+    decision = apply_and_settle(ctx, session, header, game, seat_no, action)
+    decision.effects.insert(0, Alert(user.id, ""))
+    return decision
+
+
+def surrender(ctx: Context, session: ChatSession, user: User) -> Decision:
+    header, game = session.header, session.game
+    assert isinstance(header, Playing) and game is not None
+    seat_no = seat_of(header, user.id)
+    _ = ctx.tr(user.lang)._
+    if seat_no is None:
+        return show(Reply(ctx.chat_id, message([line(_("You are not playing in this game."))])))
+    if game.is_out(seat_no):
+        return show(Reply(ctx.chat_id, message([line(_("You are already out of the game."))])))
+    return apply_and_settle(ctx, session, header, game, seat_no, Action.parse("s"))
+
+
+def on_timer(ctx: Context, session: ChatSession) -> Decision:
+    """A due deadline: an AI seat moves, a person gets a reminder, or their time is up."""
+    header, game = session.header, session.game
+    assert isinstance(header, Playing) and game is not None
+    seat_no = game.to_act
+    if seat_no is None:
+        return show()
+    seat = header.seats[seat_no]
+    if seat.played_by_ai:
+        action = choose_ai_action(game, seat_no, seat.ai or "normal", header.game_id)
+        return apply_and_settle(ctx, session, header, game, seat_no, action)
+    deadline = header.turn_deadline
+    if deadline is not None and not header.reminded and ctx.now < deadline - 1:
+        tr = ctx.tr(seat.lang)
+        left = round(deadline - ctx.now)
+        text = tr.n_("{n} second left for your move.", "{n} seconds left for your move.", left).format(n=left)
+        reminded = header.model_copy(update={"reminded": True})
+        return Decision(
+            effects=[Reply(ctx.chat_id, message([line(text)]), private=True, user_id=seat.user_id)],
+            save=True,
+            session=ChatSession(header=reminded, game=game),
+            ttl=GAME_TTL,
+            deadline=deadline,
+        )
+    timeouts = seat.timeouts + 1
+    header = with_seat(header, seat_no, timeouts=timeouts, autopilot=timeouts >= 2)
+    extra = [Event(kind="timeout", seat=seat_no)]
+    if timeouts >= 2:
+        extra.append(Event(kind="autopilot", seat=seat_no))
+    header = header.model_copy(update={"events": remember(header.events, extra)})
+    return apply_and_settle(ctx, session, header, game, seat_no, safe_default(game, seat_no))
+
+
+def apply_and_settle(
+    ctx: Context, before: ChatSession, header: Playing, game: Game, seat: int, action: Action
+) -> Decision:
+    after = game.apply(seat, action)
+    header = header.model_copy(
+        update={"events": remember(header.events, events_of_step(game, seat, action, after))}
+    )
+    return settle(ctx, before, header, after)
+
+
+def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> Decision:
+    """After a change: let inline AI seats move, finish a game that ended, set the next deadline, and say
+    what changed for the table and for each person's hand."""
+    if ctx.config.ai_delay <= 0:
+        for _ in range(ctx.config.max_inline_ai_moves):
+            seat_no = game.to_act
+            if seat_no is None or not header.seats[seat_no].played_by_ai:
+                break
+            seat = header.seats[seat_no]
+            action = choose_ai_action(game, seat_no, seat.ai or "normal", header.game_id)
+            after = game.apply(seat_no, action)
+            header = header.model_copy(
+                update={"events": remember(header.events, events_of_step(game, seat_no, action, after))}
+            )
+            game = after
+    if game.is_over:
+        return finish(ctx, before, header, game)
+    header, deadline = next_deadline(ctx, header, game)
+    effects = screen_changes(ctx, before, header, game)
+    return Decision(
+        effects=effects,
+        save=True,
+        session=ChatSession(header=header, game=game),
+        ttl=GAME_TTL,
+        deadline=deadline,
+    )
+
+
+def next_deadline(ctx: Context, header: Playing, game: Game) -> tuple[Playing, float | None]:
+    """Each new step gives the seat to act a fresh turn; AI seats move after a short pause."""
+    seat_no = game.to_act
+    if seat_no is None:
+        return header, None
+    if header.seats[seat_no].played_by_ai:
+        return header.model_copy(
+            update={"turn_deadline": None, "turn_step": game.step}
+        ), ctx.now + ctx.config.ai_delay
+    timer = game.settings.timer
+    if not timer:
+        return header.model_copy(update={"turn_deadline": None, "turn_step": game.step}), None
+    if header.turn_step != game.step or header.turn_deadline is None:
+        header = header.model_copy(
+            update={"turn_deadline": ctx.now + timer, "turn_step": game.step, "reminded": False}
+        )
+    assert header.turn_deadline is not None
+    if not header.reminded and timer > ctx.config.reminder_before:
+        return header, header.turn_deadline - ctx.config.reminder_before
+    return header, header.turn_deadline
+
+
+def screen_changes(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> list[Effect]:
+    """The table always; a hand only when what that person sees has changed."""
+    effects: list[Effect] = [
+        ShowTable(
+            ctx.chat_id, render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr()), header.game_id
+        )
+    ]
+    old_game = before.game if before is not None else None
+    old_header = before.header if before is not None else None
+    same_game = (
+        isinstance(old_header, Playing) and old_header.game_id == header.game_id and old_game is not None
+    )
+    for seat_no, seat in enumerate(header.seats):
+        if seat.is_ai:
+            continue
+        tr = ctx.tr(seat.lang)
+        new = render_hand(header, game.view(seat_no), ctx.chat_id, tr)
+        if same_game:
+            assert isinstance(old_header, Playing) and old_game is not None
+            if render_hand(old_header, old_game.view(seat_no), ctx.chat_id, tr) == new:
+                continue
+        effects.append(ShowHand(ctx.chat_id, seat.user_id, new, header.game_id, new_message=not same_game))
+    return effects
+
+
+def points_for(result: Result, scoring: str, seats: int) -> list[int]:
+    """Podium: the first three out (never the durak) get 3, 2, 1; ``scoring=winner``: only the first out."""
+    points = [0] * seats
+    if result.draw:
+        return points
+    podium = PODIUM[:1] if scoring == "winner" else PODIUM
+    for seat, gained in zip(result.order_out, podium, strict=False):
+        if seat != result.durak:
+            points[seat] = gained
+    return points
+
+
+def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> Decision:
+    """Count the game once (the store applies the outcome in the same atomic save) and offer a rematch."""
+    result = game.result
+    assert result is not None
+    points = points_for(result, game.settings.scoring, len(header.seats))
+    first_out = result.order_out[0] if result.order_out else None
+    outcome = GameOutcome(
+        game_id=header.game_id,
+        archive_json=archive(ctx, header, game),
+        players=[
+            PlayerOutcome(
+                user_id=seat.user_id,
+                name=seat.name,
+                durak=result.durak == seat_no,
+                first_out=first_out == seat_no and not result.draw,
+                draw=result.draw,
+                points=points[seat_no],
+            )
+            for seat_no, seat in enumerate(header.seats)
+            if not seat.is_ai
+        ],
+    )
+    effects = screen_changes(ctx, before, header.model_copy(update={"turn_deadline": None}), game)
+    effects.append(
+        Notice(
+            ctx.chat_id, render_result(result, header.seats, points, ctx.chat_id, header.game_id, ctx.tr())
+        )
+    )
+    finished = Finished(
+        game_id=header.game_id,
+        creator=header.creator,
+        seats=[seat.model_copy(update={"timeouts": 0, "autopilot": False}) for seat in header.seats],
+        words=game.settings.to_words(),
+        chat_title=header.chat_title,
+        lang=header.lang,
+        thread_id=header.thread_id,
+    )
+    durak = header.seats[result.durak].user_id if result.durak is not None else None
+    return Decision(
+        effects=effects,
+        save=True,
+        session=ChatSession(header=finished),
+        ttl=FINISHED_TTL,
+        outcome=outcome,
+        last_durak=durak,
+        clear_last_durak=durak is None,
+    )
+
+
+def archive(ctx: Context, header: Playing, game: Game) -> str:
+    """Enough to replay the game: settings, players, seed or deck, dealer, last durak and the log."""
+    assert game.result is not None
+    data = {
+        "game_id": header.game_id,
+        "chat": str(ctx.chat),
+        "chat_title": header.chat_title,
+        "words": game.settings.to_words(),
+        "players": list(game.players),
+        "seats": [{"user_id": s.user_id, "ai": s.ai} for s in header.seats],
+        "seed": game.seed,
+        "deck": None if game.seed is not None else [str(c) for c in game_deck(game)],
+        "dealer": game.dealer,
+        "last_durak": game.last_durak,
+        "log": [[seat, code] for seat, code in game.log],
+        "result": {
+            "durak": game.result.durak,
+            "draw": game.result.draw,
+            "order_out": list(game.result.order_out),
+        },
+        "started_at": header.started_at,
+        "finished_at": ctx.now,
+    }
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def game_deck(game: Game) -> list[object]:
+    from core.cards import CARDS
+
+    return [CARDS[c] for c in game.deck_order]
+
+
+def seat_of(header: Playing | Lobby | Finished, user_id: str) -> int | None:
+    for seat_no, seat in enumerate(header.seats):
+        if seat.user_id == user_id and not seat.is_ai:
+            return seat_no
+    return None
+
+
+def with_seat(header: Playing, seat_no: int, **changes: object) -> Playing:
+    seats = list(header.seats)
+    seats[seat_no] = seats[seat_no].model_copy(update=changes)
+    return header.model_copy(update={"seats": seats})

@@ -1,0 +1,83 @@
+"""A player's private hand: their cards and one button per legal action, built from their own view."""
+
+from __future__ import annotations
+
+from bot.effects import Button, Message
+from bot.i18n import Translator
+from bot.payloads import Payload
+from bot.render.table import table_lines
+from bot.render.text import SUIT_SYMBOL, bold, card, cards, line, message, rows
+from bot.session import Playing
+from core import Action, Kind, View
+
+
+def action_label(action: Action, view: View, tr: Translator) -> str:
+    """Button text; a cover names its target only when the card could cover more than one attack."""
+    _ = tr._
+    if action.kind is Kind.ATTACK:
+        return card(action.card or "")
+    if action.kind is Kind.COVER:
+        targets = sum(1 for a in view.legal_actions if a.kind is Kind.COVER and a.card_id == action.card_id)
+        covered = view.table[action.slot][0]
+        return f"{card(action.card or '')} → {card(covered)}" if targets > 1 else card(action.card or "")
+    if action.kind is Kind.TRANSFER:
+        return _("Transfer {card}").format(card=card(action.card or ""))
+    if action.kind is Kind.TAKE:
+        return _("Take")
+    if action.kind is Kind.PASS:
+        return _("Pass")
+    if action.kind is Kind.EXCHANGE:
+        return _("Swap for {card}").format(card=card(view.trump_card) if view.trump_card else "")
+    return action.code
+
+
+def prompt(view: View, tr: Translator) -> str:
+    _ = tr._
+    kinds = {a.kind for a in view.legal_actions}
+    if Kind.COVER in kinds or Kind.TAKE in kinds:
+        return (
+            _("Your move: cover, or take the cards.")
+            if Kind.TRANSFER not in kinds
+            else _("Your move: cover, transfer, or take the cards.")
+        )
+    if Kind.PASS in kinds:
+        return _("You may throw in a card, or pass.")
+    if Kind.ATTACK in kinds:
+        return _("Your move: attack with any card.")
+    return ""
+
+
+def render_hand(session: Playing, view: View, chat_id: str, tr: Translator) -> Message:
+    _ = tr._
+    seat = view.seat if view.seat is not None else -1
+    title = session.chat_title or _("this chat")
+    lines = [line(bold(_("Durak in {chat}").format(chat=title)))]
+    buttons: list[list[Button]] = []
+    turn_actions = [a for a in view.legal_actions if a.kind is not Kind.EXCHANGE]
+    my_turn = view.to_act == seat and bool(turn_actions)
+    if my_turn:
+        # the table changes with every move, so only the player who must answer it gets it here
+        lines.extend(table_lines(view, tr))
+    else:
+        lines.append(line(_("Trump: {suit}").format(suit=SUIT_SYMBOL[view.trump])))
+    lines.append(line(_("Your cards: "), bold(cards(view.hand))))
+    if view.is_over:
+        lines.append(line(_("The game is over.")))
+        return message(lines)
+    if seat in view.out:
+        lines.append(line(_("You are out. Well played!")))
+    elif my_turn:
+        lines.append(line(bold(prompt(view, tr))))
+    else:
+        lines.append(line(_("Not your turn: the buttons appear here when it is.")))
+
+    def button(action: Action) -> Button:
+        return Button(
+            action_label(action, view, tr), Payload(chat_id, session.game_id, view.step, action.code).encode()
+        )
+
+    card_buttons = [button(a) for a in turn_actions if a.kind in (Kind.ATTACK, Kind.COVER)]
+    other_buttons = [button(a) for a in view.legal_actions if a.kind not in (Kind.ATTACK, Kind.COVER)]
+    buttons.extend(rows(card_buttons, 4))
+    buttons.extend(rows(other_buttons, 3))
+    return message(lines, buttons)

@@ -1,0 +1,47 @@
+"""The lobby message: who has joined, the rules chosen, and the lobby buttons."""
+
+from __future__ import annotations
+
+from bot import payloads
+from bot.effects import Button, Message
+from bot.i18n import Translator
+from bot.payloads import Payload
+from bot.render.rules import rule_lines
+from bot.render.text import bold, line, message
+from bot.session import Lobby
+from core import Settings
+
+
+def seat_label(name: str, ai: str | None, tr: Translator) -> str:
+    if ai is None:
+        return name
+    level = {"easy": tr._("easy"), "normal": tr._("normal"), "hard": tr._("hard")}.get(ai, ai)
+    return f"🤖 {name} ({level})"
+
+
+def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> Message:
+    _ = tr._
+    settings = Settings.from_words(lobby.words)
+    lines = [line(bold(_("New game of Durak"))), line("")]
+    lines.extend(rule_lines(settings, tr))
+    lines.append(line(""))
+    count = len(lobby.seats)
+    lines.append(line(bold(tr.n_("{n} player", "{n} players", count).format(n=count)), f" / {capacity}"))
+    for number, seat in enumerate(lobby.seats, start=1):
+        lines.append(line(f"{number}. ", seat_label(seat.name, seat.ai, tr)))
+    if count < 2:
+        lines.append(line(_("Waiting for at least one more player.")))
+
+    def button(label: str, code: str, opens_private: bool = False) -> Button:
+        return Button(label, Payload(chat_id, lobby.lobby_id, 0, code).encode(), opens_private=opens_private)
+
+    buttons = [
+        [button(_("Join"), payloads.JOIN, opens_private=True), button(_("Leave"), payloads.LEAVE)],
+        [
+            button(_("Add AI"), f"{payloads.ADD_AI}:normal"),
+            button(_("easy"), f"{payloads.ADD_AI}:easy"),
+            button(_("hard"), f"{payloads.ADD_AI}:hard"),
+        ],
+        [button(_("Start"), payloads.START), button(_("Cancel"), payloads.CANCEL)],
+    ]
+    return message(lines, buttons)

@@ -1,0 +1,83 @@
+"""The rules in force, in plain words: for the lobby message and `/rules`."""
+
+from __future__ import annotations
+
+from bot.effects import Line, Message
+from bot.i18n import Translator
+from bot.render.text import bold, line, message
+from core import Settings
+
+
+def rule_lines(settings: Settings, tr: Translator) -> list[Line]:
+    _ = tr._
+    lines: list[Line] = []
+    mode = _("Transfer (perevodnoy)") if settings.transfer else _("Classic (podkidnoy)")
+    lines.append(
+        line(
+            bold(mode), " · ", tr.n_("{n} card deck", "{n} card deck", settings.deck).format(n=settings.deck)
+        )
+    )
+    throw_in = {
+        "all": _("Everyone but the defender may throw in."),
+        "neighbours": _("Only the defender's two neighbours may throw in."),
+        "auto": _("With 5 or more players only the defender's neighbours throw in, otherwise everyone."),
+    }[settings.throw_in]
+    lines.append(line(throw_in))
+    if settings.transfer:
+        lines.append(
+            line(
+                _("The defender may pass the attack on with a card of the same rank until a card is covered.")
+            )
+        )
+    if settings.first5:
+        lines.append(line(_("The first bout holds at most 5 attack cards.")))
+    if settings.exchange == "lowest":
+        lines.append(
+            line(_("The lowest trump may be swapped for the turned-up trump while it lies under the talon."))
+        )
+    elif settings.exchange == "ace":
+        lines.append(
+            line(_("The lowest trump may be swapped for the turned-up trump when that card is the ace."))
+        )
+    opener = {
+        "durak_left": _("Next game: the player left of the durak attacks first."),
+        "durak_right": _("Next game: the player right of the durak attacks first."),
+        "lowest": _("Every game: the lowest trump attacks first."),
+    }[settings.opener]
+    lines.append(line(opener))
+    if settings.timer:
+        lines.append(
+            line(
+                tr.n_("{n} second per turn.", "{n} seconds per turn.", settings.timer).format(
+                    n=settings.timer
+                )
+            )
+        )
+    else:
+        lines.append(line(_("No turn timer.")))
+    if settings.scoring == "winner":
+        lines.append(line(_("Scoring: the first player out takes all the points.")))
+    return lines
+
+
+def render_rules(settings: Settings, tr: Translator) -> Message:
+    _ = tr._
+    basics = [
+        line(bold(_("Durak: get rid of your cards; the last player holding cards is the durak."))),
+        line(
+            _(
+                "Six cards each; the turned-up card sets trumps. Beat a card with a higher one of its suit or any trump."
+            )
+        ),
+        line(
+            _(
+                "Attackers may throw in cards of ranks already on the table, up to 6 and never more than the defender holds."
+            )
+        ),
+        line(
+            _(
+                "The defender covers every card or takes them all. Hands refill to six from the talon after each bout."
+            )
+        ),
+    ]
+    return message([*basics, line(""), *rule_lines(settings, tr)])

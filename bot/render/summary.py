@@ -1,0 +1,66 @@
+"""Game over, the leaderboard, and help: the public messages that are not the live table."""
+
+from __future__ import annotations
+
+from bot import payloads
+from bot.effects import Button, Message
+from bot.i18n import Translator
+from bot.payloads import Payload
+from bot.render.lobby import seat_label
+from bot.render.text import bold, line, message
+from bot.session import Seat
+from core import Result
+from storage.models import PlayerStats
+
+
+def render_result(
+    result: Result, seats: list[Seat], points: list[int], chat_id: str, game_id: str, tr: Translator
+) -> Message:
+    _ = tr._
+    names = [seat_label(s.name, s.ai, tr) for s in seats]
+    if result.draw:
+        headline = _("Game over: a draw, nobody is the durak.")
+        if result.reason == "repetition":
+            headline = _("Game over: a draw, the same position came back with nothing discarded.")
+    elif result.reason == "surrender":
+        headline = _("Game over: {who} surrendered and is the durak.").format(who=names[result.durak or 0])
+    else:
+        headline = _("Game over: {who} is the durak!").format(who=names[result.durak or 0])
+    lines = [line(bold(headline))]
+    for place, seat in enumerate(result.order_out, start=1):
+        gained = f" (+{points[seat]})" if points[seat] else ""
+        lines.append(line(f"{place}. {names[seat]}{gained}"))
+    rematch = Button(_("Rematch"), Payload(chat_id, game_id, 0, payloads.REMATCH).encode())
+    return message(lines, [[rematch]])
+
+
+def render_stats(stats: list[PlayerStats], tr: Translator) -> Message:
+    _ = tr._
+    if not stats:
+        return message([line(_("No games played in this chat yet."))])
+    lines = [line(bold(_("Durak leaderboard")))]
+    for number, row in enumerate(stats, start=1):
+        detail = _("{durak}× durak · {games} games · {first} first out · {points} pts").format(
+            durak=row.durak, games=row.games, first=row.first_out, points=row.points
+        )
+        lines.append(line(f"{number}. ", bold(row.name), " — ", detail))
+    return message(lines)
+
+
+def render_help(accepted_words: str, tr: Translator) -> Message:
+    _ = tr._
+    commands = [
+        ("/newgame [words]", _("open a lobby, e.g. /newgame transfer neighbours")),
+        ("/join", _("join the open lobby")),
+        ("/leave", _("leave the lobby; during a game: surrender")),
+        ("/start", _("start the game")),
+        ("/cancel", _("close the lobby or stop the game (creator or admin)")),
+        ("/rules", _("the rules in force")),
+        ("/settings [words]", _("this chat's default rules and language (admins)")),
+        ("/stats", _("the leaderboard of this chat")),
+        ("/hint", _("a suggestion for your move (private chat)")),
+    ]
+    lines = [line(bold(_("Durak bot")))]
+    lines.extend(line(bold(cmd), " — ", text) for cmd, text in commands)
+    lines.append(line(_("Words: {words}").format(words=accepted_words)))
+    return message(lines)

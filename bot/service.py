@@ -1,0 +1,243 @@
+"""The game service: an input in, the effects out. Loads the chat, decides, saves atomically, retries.
+
+This is the only place that talks to the store. Deciding is pure (`bot.lobby`, `bot.play`); a save is a
+compare-and-set on the chat's version, so two processes or a double tap can never apply one move twice:
+the loser reloads, and a move that is no longer legal is refused with an alert.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import string
+import time
+from collections.abc import Callable
+
+from bot import lobby as lobby_logic
+from bot import payloads, play
+from bot.context import Context, ServiceConfig
+from bot.decision import Decision, show
+from bot.effects import Alert, Effect, Reply
+from bot.i18n import LANGUAGES, translator
+from bot.inputs import Command, Input, Press, TimerDue, User
+from bot.render.rules import render_rules
+from bot.render.summary import render_help, render_stats
+from bot.render.text import line, message
+from bot.session import ChatSession, Finished, Lobby, Playing
+from core import Settings, SettingsError
+from core.deal import new_seed
+from core.settings import accepted_words
+from storage.errors import StoreUnavailable
+from storage.keys import ChatRef
+from storage.models import ChatRecord
+from storage.store import GameStore
+
+log = logging.getLogger("durak.service")
+
+MAX_ATTEMPTS = 8
+_ID_ALPHABET = string.digits + string.ascii_lowercase
+
+
+def new_short_id() -> str:
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+
+
+class GameService:
+    """Platform-neutral: the Telegram, Discord and terminal adapters all drive this one class."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        config: ServiceConfig | None = None,
+        clock: Callable[[], float] = time.time,
+        new_id: Callable[[], str] = new_short_id,
+        seed_source: Callable[[], int] = new_seed,
+    ) -> None:
+        self.store = store
+        self.config = config or ServiceConfig()
+        self.clock = clock
+        self.new_id = new_id
+        self.seed_source = seed_source
+
+    async def handle(self, event: Input) -> list[Effect]:
+        """Everything the audiences should now see after ``event``; never raises for bad input."""
+        try:
+            if isinstance(event, Command):
+                return await self._command(event)
+            if isinstance(event, Press):
+                return await self._press(event)
+            return await self._timer(event)
+        except StoreUnavailable:
+            log.warning("store unavailable while handling %s", type(event).__name__)
+            return unavailable(event)
+
+    # ---- inputs ------------------------------------------------------------------------------------
+
+    async def _command(self, command: Command) -> list[Effect]:
+        chat = ChatRef(command.platform, command.chat_id)
+        name, user = command.name.lower(), command.user
+        if name == "stats":
+            record = await self.store.load(chat)
+            rows = await self.store.stats(chat)
+            return [Reply(chat.chat_id, render_stats(rows, translator(record.lang or user.lang)))]
+        if name == "settings":
+            return await self._settings(chat, command)
+        if name in ("help", "start") and not command.words:
+            record = await self.store.load(chat)
+            return [Reply(chat.chat_id, render_help(accepted_words(), translator(record.lang or user.lang)))]
+        return await self._decide(chat, lambda ctx, session: self._route_command(ctx, session, command))
+
+    async def _press(self, press: Press) -> list[Effect]:
+        payload = payloads.parse(press.payload)
+        if payload is None:
+            return [
+                Alert(
+                    press.user.id, translator(press.user.lang)._("That button is not valid."), show_alert=True
+                )
+            ]
+        chat = ChatRef(press.platform, payload.chat_id)
+        return await self._decide(chat, lambda ctx, session: route_press(ctx, session, press.user, payload))
+
+    async def _timer(self, due: TimerDue) -> list[Effect]:
+        chat = ChatRef(due.platform, due.chat_id)
+
+        def decide(ctx: Context, session: ChatSession | None) -> Decision:
+            if (
+                ctx.record.version != due.version
+                or session is None
+                or not isinstance(session.header, Playing)
+            ):
+                return show()  # the game moved on since the timer was set
+            return play.on_timer(ctx, session)
+
+        return await self._decide(chat, decide)
+
+    async def _settings(self, chat: ChatRef, command: Command) -> list[Effect]:
+        record = await self.store.load(chat)
+        tr = translator(record.lang or command.user.lang)
+        _ = tr._
+        if not command.words:
+            current = record.settings or ""
+            lines = [line(_("Default rules of this chat: {words}").format(words=current or _("classic")))]
+            lines.append(line(_("Language: {lang}").format(lang=record.lang or "en")))
+            return [Reply(chat.chat_id, message(lines))]
+        if not (command.is_admin or command.private):
+            return [
+                Reply(chat.chat_id, message([line(_("Only an admin of this chat can change its settings."))]))
+            ]
+        words = command.words.split()
+        langs = [w.split("=", 1)[1].lower() for w in words if w.lower().startswith("lang=")]
+        rule_words = " ".join(w for w in words if not w.lower().startswith("lang="))
+        if any(lang not in LANGUAGES for lang in langs):
+            return [
+                Reply(
+                    chat.chat_id, message([line(_("Languages: {langs}").format(langs=", ".join(LANGUAGES)))])
+                )
+            ]
+        try:
+            settings = lobby_logic.merged_settings(record.settings, rule_words) if rule_words else None
+        except SettingsError as error:
+            return [Reply(chat.chat_id, message([line(str(error))]))]
+        await self.store.set_chat_settings(
+            chat, words=settings.to_words() if settings else None, lang=langs[-1] if langs else None
+        )
+        tr = translator(langs[-1] if langs else record.lang)
+        return [Reply(chat.chat_id, message([line(tr._("Saved."))]))]
+
+    def _route_command(self, ctx: Context, session: ChatSession | None, command: Command) -> Decision:
+        name, user = command.name.lower(), command.user
+        _ = ctx.tr(user.lang)._
+        header = session.header if session is not None else None
+        if name in ("newgame", "new"):
+            return lobby_logic.open_lobby(ctx, session, user, command.words, command.chat_title)
+        if name == "rules":
+            if session is not None and session.game is not None:
+                settings = session.game.settings
+            else:
+                settings = Settings.from_words(
+                    header.words if isinstance(header, Lobby | Finished) else ctx.record.settings or ""
+                )
+            return show(Reply(ctx.chat_id, render_rules(settings, ctx.tr(user.lang))))
+        if isinstance(header, Lobby):
+            codes = {
+                "join": payloads.JOIN,
+                "leave": payloads.LEAVE,
+                "start": payloads.START,
+                "cancel": payloads.CANCEL,
+            }
+            if name in codes:
+                return lobby_logic.lobby_action(ctx, header, user, codes[name], is_admin=command.is_admin)
+        if isinstance(header, Playing) and session is not None:
+            if name == "leave":
+                return play.surrender(ctx, session, user)
+            if name == "cancel":
+                if user.id != header.creator and not command.is_admin:
+                    return show(
+                        Reply(ctx.chat_id, message([line(_("Only the creator or an admin can cancel."))]))
+                    )
+                return lobby_logic.closed(ctx, _("The game was cancelled."))
+        if name in ("join", "leave", "start", "cancel"):
+            return show(
+                Reply(ctx.chat_id, message([line(_("There is no open lobby. Start one with /newgame."))]))
+            )
+        return show(Reply(ctx.chat_id, message([line(_("Unknown command. Try /help."))])))
+
+    # ---- load, decide, save ------------------------------------------------------------------------
+
+    async def _decide(
+        self, chat: ChatRef, decide: Callable[[Context, ChatSession | None], Decision]
+    ) -> list[Effect]:
+        for _attempt in range(MAX_ATTEMPTS):
+            record = await self.store.load(chat)
+            ctx = Context(chat, record, self.clock(), self.new_id, self.seed_source, self.config)
+            session = ChatSession.decode(record.state) if record.state else None
+            decision = decide(ctx, session)
+            if not decision.save:
+                return decision.effects
+            saved = await self.store.save(
+                chat,
+                record.version,
+                decision.session.encode() if decision.session is not None else None,
+                ttl=decision.ttl,
+                deadline=decision.deadline,
+                outcome=decision.outcome,
+                last_durak=decision.last_durak,
+                clear_last_durak=decision.clear_last_durak,
+            )
+            if saved is not None:
+                log.info("chat=%s version=%s saved", chat, saved)
+                return decision.effects
+            log.info("chat=%s version=%s conflict, retrying", chat, record.version)
+        return [Alert("", translator(None)._("The table is busy, try again."))]
+
+
+def route_press(ctx: Context, session: ChatSession | None, user: User, payload: payloads.Payload) -> Decision:
+    _ = ctx.tr(user.lang)._
+    header = session.header if session is not None else None
+    if isinstance(header, Lobby) and payload.game_id == header.lobby_id:
+        return lobby_logic.lobby_action(ctx, header, user, payload.code)
+    if isinstance(header, Playing) and session is not None:
+        return play.on_game_press(ctx, session, user, payload)
+    if (
+        isinstance(header, Finished)
+        and payload.code == payloads.REMATCH
+        and payload.game_id == header.game_id
+    ):
+        return lobby_logic.rematch(ctx, header, user)
+    return show(Alert(user.id, _("This button belongs to a game that is over."), show_alert=True))
+
+
+def unavailable(event: Input) -> list[Effect]:
+    user = event.user if isinstance(event, Command | Press) else None
+    text = translator(user.lang if user else None)._(
+        "The game service is unavailable, try again in a moment."
+    )
+    if isinstance(event, Press):
+        return [Alert(event.user.id, text, show_alert=True)]
+    if isinstance(event, Command):
+        return [Reply(event.chat_id, message([line(text)]))]
+    return []
+
+
+def empty_record() -> ChatRecord:
+    return ChatRecord()

@@ -1,0 +1,111 @@
+"""What the service stores for one chat: an open lobby, a running game, or the last finished game.
+
+The store keeps it as one string: a small JSON header (seats, ids, timers, recent events) and, for a game,
+``Game.to_json()`` on the next line, so the engine state is never escaped inside another JSON document.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from core import Game
+
+AI_LEVELS = ("easy", "normal", "hard")
+
+
+class Seat(BaseModel):
+    """A place at the table: a person, or an AI (``ai`` is its level)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str
+    name: str
+    lang: str = "en"
+    ai: str | None = None
+    timeouts: int = 0  # turn timeouts in a row
+    autopilot: bool = False  # after two timeouts the AI plays the seat until its owner taps again
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.ai is not None or self.autopilot
+
+
+class Event(BaseModel):
+    """Something the whole table saw, kept for the "last actions" lines of the table."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str  # played, covered, transferred, took, beaten_off, out, exchanged, timeout, surrendered, ...
+    seat: int = -1
+    card: str = ""
+    target: str = ""  # covered card, or the new defender's seat for a transfer
+    count: int = 0
+
+
+class Lobby(BaseModel):
+    kind: Literal["lobby"] = "lobby"
+    lobby_id: str
+    creator: str  # user id
+    words: str  # the rules words, canonical (Settings.to_words())
+    seats: list[Seat] = Field(default_factory=list)
+    created_at: float
+    chat_title: str = ""
+    lang: str = "en"
+    thread_id: str = ""  # forum topic the lobby was opened in (Telegram)
+
+
+class Playing(BaseModel):
+    kind: Literal["game"] = "game"
+    game_id: str
+    creator: str
+    seats: list[Seat]
+    chat_title: str = ""
+    lang: str = "en"
+    thread_id: str = ""
+    started_at: float
+    turn_deadline: float | None = None  # when the seat to act times out
+    turn_step: int = -1  # the game step the deadline belongs to
+    reminded: bool = False
+    events: list[Event] = Field(default_factory=list)
+
+
+class Finished(BaseModel):
+    kind: Literal["finished"] = "finished"
+    game_id: str
+    creator: str
+    seats: list[Seat]
+    words: str
+    chat_title: str = ""
+    lang: str = "en"
+    thread_id: str = ""
+
+
+Header = Lobby | Playing | Finished
+
+
+class ChatSession(BaseModel):
+    """The decoded record: the header, and the engine state while a game runs."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    header: Header = Field(discriminator="kind")
+    game: Game | None = None
+
+    def encode(self) -> str:
+        head = self.header.model_dump_json(exclude_defaults=False)
+        return head if self.game is None else head + "\n" + self.game.to_json()
+
+    @staticmethod
+    def decode(text: str) -> ChatSession:
+        head, _, game_json = text.partition("\n")
+        header = _HEADER.validate_json(head)
+        return ChatSession(header=header, game=Game.from_json(game_json) if game_json else None)
+
+
+_HEADER: TypeAdapter[Header] = TypeAdapter(Header)
