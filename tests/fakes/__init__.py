@@ -1,0 +1,1 @@
+"""Local fakes of the chat platforms' HTTP APIs, so tests exercise the real client libraries offline."""
