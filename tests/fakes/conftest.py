@@ -1,0 +1,16 @@
+"""Fixtures for the local fakes of the chat platforms."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.fakes.discord_gateway import FakeDiscord, running_fake_discord
+
+
+@pytest.fixture
+async def discord_api() -> AsyncIterator[FakeDiscord]:
+    """A fake Discord on 127.0.0.1 with ``discord.http.Route.BASE`` pointed at it; clients closed after."""
+    async with running_fake_discord() as fake:
+        yield fake
