@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.fakes.discord_gateway import FakeDiscord, running_fake_discord
+from tests.fakes.telegram_fixture import telegram_api  # noqa: F401  (the fake Telegram Bot API server)
 
 
 @pytest.fixture
