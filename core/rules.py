@@ -20,9 +20,14 @@ def apply_action(game: Game, seat: int, action: Action) -> Game:
     _HANDLERS[action.kind](new, seat, action)
     new._log = (game._log, seat, action)
     new.step = game.step + 1
-    if new.phase is not Phase.OVER and action.kind is not Kind.EXCHANGE:
+    # An exchange uses no turn, but it changes a hand: while attackers throw in, priority is settled again so
+    # that a thrower who swapped away their only card of a table rank is skipped (fine point 4).
+    if new.phase is not Phase.OVER and (action.kind is not Kind.EXCHANGE or new.phase in _THROWING):
         _advance(new)
     return new
+
+
+_THROWING = (Phase.THROW_IN, Phase.TAKING)
 
 
 # ---- handlers --------------------------------------------------------------------------------------
