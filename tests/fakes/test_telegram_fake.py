@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import AsyncIterator
 
@@ -268,3 +269,30 @@ async def test_application_gets_presses_by_webhook_with_secret_token(telegram_ap
     assert answers == ["p:7S"]
     assert [status for _, status in telegram_api.webhook_deliveries] == [200, 403, 403]
     assert telegram_api.calls["setWebhook"] == 1 and telegram_api.calls["getUpdates"] == 1
+
+
+async def test_get_updates_long_polls_and_forgets_what_the_offset_confirmed(
+    telegram_api: FakeTelegram, bot: Bot
+) -> None:
+    ann = telegram_api.add_user("Ann")
+    first = telegram_api.user_starts(ann)["update_id"]
+    assert [u.update_id for u in await bot.get_updates()] == [first]
+    assert [u.update_id for u in await bot.get_updates()] == [first]  # not confirmed yet
+    assert await bot.get_updates(offset=first + 1, timeout=1) == ()  # waited, then nothing
+    waiting = asyncio.create_task(bot.get_updates(offset=first + 1, timeout=5))
+    await telegram_api.wait_until(lambda: telegram_api.calls["getUpdates"] == 4, what="a waiting long poll")
+    second = telegram_api.user_sends(ann, ann, "/stats")["update_id"]
+    updates = await asyncio.wait_for(waiting, 2)
+    assert [(u.update_id, u.message.text) for u in updates] == [(second, "/stats")]
+    assert updates[0].message.entities[0].type == "bot_command"
+
+
+async def test_forum_topic_messages_keep_their_thread(telegram_api: FakeTelegram, bot: Bot) -> None:
+    ann = telegram_api.add_user("Ann")
+    forum, plain = telegram_api.add_group("Forum", [ann], forum=True), telegram_api.add_group("Plain", [ann])
+    update = telegram_api.user_sends(forum, ann, "/newgame", thread_id=7)
+    assert update["message"]["message_thread_id"] == 7 and update["message"]["is_topic_message"]
+    sent = await bot.send_message(forum.id, "Lobby", message_thread_id=7)
+    assert sent.message_thread_id == 7 and telegram_api.message(forum, sent.message_id).thread_id == 7
+    elsewhere = await bot.send_message(plain.id, "Lobby", message_thread_id=7)
+    assert telegram_api.message(plain, elsewhere.message_id).thread_id is None
