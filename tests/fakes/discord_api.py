@@ -86,6 +86,15 @@ class FakeDiscordAPI(store.DiscordState):
         for _ in range(times):
             self._injected.append((method.upper(), re.compile(path_regex), ApiError(status, code, message)))
 
+    def inject_rate_limit(
+        self, method: str, path_regex: str, retry_after: float = 0.05, times: int = 1
+    ) -> None:
+        """Answer the next matching requests with a 429 that discord.py waits out and retries."""
+        for _ in range(times):
+            self._injected.append(
+                (method.upper(), re.compile(path_regex), ApiError.rate_limited(retry_after))
+            )
+
     def requests_to(self, method: str, path_regex: str) -> list[Request]:
         """The requests made to matching routes, e.g. ``requests_to("PATCH", r"/channels/\\d+/messages/")``."""
         pattern = re.compile(path_regex)
@@ -120,6 +129,7 @@ class FakeDiscordAPI(store.DiscordState):
         except ApiError as error:
             self.errors.append((request.method, path, error.status, error.code))
             response = _json(error.payload(), status=error.status)
+            response.headers.update(error.headers())
         self._last_request_at = time.monotonic()
         return response
 

@@ -33,12 +33,29 @@ class ApiError(Exception):
     def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.retry_after: float | None = None
 
     def payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {"message": self.message, "code": self.code}
         if self.errors:
             body["errors"] = self.errors
+        if self.retry_after is not None:
+            body |= {"retry_after": self.retry_after, "global": False}
         return body
+
+    def headers(self) -> dict[str, str]:
+        """A 429 carries Discord's rate-limit headers; discord.py treats one without ``Via`` as a ban."""
+        if self.retry_after is None:
+            return {}
+        reset = f"{self.retry_after:.3f}"
+        return {"Via": "1.1 google", "Retry-After": reset, "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": reset, "X-RateLimit-Scope": "user"}  # fmt: skip
+
+    @classmethod
+    def rate_limited(cls, retry_after: float) -> ApiError:
+        error = cls(429, 0, "You are being rate limited.")
+        error.retry_after = retry_after
+        return error
 
 
 @dataclass

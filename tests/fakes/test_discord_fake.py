@@ -79,6 +79,12 @@ def durak_group() -> app_commands.Group:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await interaction.edit_original_response(content="done slowly")
 
+    @group.command(name="later", description="Defer publicly, then follow up")
+    async def later(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("first", ephemeral=True)
+        await interaction.followup.send("second", ephemeral=True)
+
     @group.command(name="dm", description="Send me my hand by DM")
     async def dm(interaction: discord.Interaction) -> None:
         try:
@@ -119,7 +125,7 @@ async def test_login_reads_the_bot_user_and_application_and_sync_registers_the_g
     assert bot.is_ready() and [g.name for g in bot.guilds] == ["Club"]
     ((guild_id, commands),) = discord_api.command_syncs
     assert guild_id is None and commands[0]["name"] == "durak"
-    assert {o["name"] for o in commands[0]["options"]} == {"new", "hand", "slow", "dm"}
+    assert {o["name"] for o in commands[0]["options"]} == {"new", "hand", "slow", "later", "dm"}
     assert discord_api.unhandled == []
 
 
@@ -157,6 +163,30 @@ async def test_a_deferred_reply_is_loading_until_the_original_response_is_edited
     await discord_api.wait_idle(quiet=0.05)
     (reply,) = discord_api.ephemeral_for(ann)
     assert reply["content"] == "done slowly" and reply["flags"] == 64
+
+
+async def test_the_first_follow_up_resolves_a_deferred_reply_and_keeps_its_visibility(
+    discord_api: FakeDiscord, bot: ExampleBot
+) -> None:
+    ann = discord_api.add_user("Ann")
+    channel = table_channel(discord_api)
+    await discord_api.wait_for_callback(discord_api.slash(ann, channel, "durak", "later"))
+    await discord_api.wait_idle(quiet=0.05)
+    assert [m["content"] for m in discord_api.public_messages(channel)] == ["first"]
+    assert [m["content"] for m in discord_api.ephemeral_for(ann)] == ["second"]
+
+
+async def test_a_rate_limited_edit_is_waited_out_and_retried_by_discord_py(
+    discord_api: FakeDiscord, bot: ExampleBot
+) -> None:
+    channel = bot.get_channel(int(table_channel(discord_api)))
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("table")
+    discord_api.inject_rate_limit("PATCH", r"/channels/\d+/messages/\d+", retry_after=0.05, times=2)
+    await sent.edit(content="edited")
+    assert len(discord_api.requests_to("PATCH", r"/channels/\d+/messages/\d+")) == 3
+    assert [e[2] for e in discord_api.errors] == [429, 429]
+    assert discord_api.public_messages(str(channel.id))[0]["content"] == "edited"
 
 
 async def test_a_dynamic_button_press_reaches_its_callback_and_edits_the_message_in_place(
