@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 MAX_SOCKET_PATH = 100  # the kernel's limit for a unix socket path is 107 bytes
 
@@ -98,7 +100,9 @@ class RedisServer:
 
     def answers(self) -> bool:
         try:
-            with self.client(socket_timeout=0.5, socket_connect_timeout=0.5) as probe:
+            with self.client(
+                socket_timeout=0.5, socket_connect_timeout=0.5, retry=Retry(NoBackoff(), 0)
+            ) as probe:
                 return bool(probe.ping())
         except (redis.ConnectionError, redis.TimeoutError, OSError):
             return False

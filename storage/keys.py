@@ -14,7 +14,7 @@ TIMERS = f"{PREFIX}:timers"
 LEADERBOARDS = ("durak", "games", "points")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class ChatRef:
     """One chat on one platform: `ChatRef("tg", "-100123")`, written "tg:-100123"."""
 

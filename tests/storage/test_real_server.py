@@ -1,0 +1,167 @@
+"""Crashes, outages and restarts of a real redis-server, and the embedded default."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import fakeredis
+import pytest
+
+from storage import connect
+from storage.connect import client_for_url, open_store
+from storage.embedded import RedisServer
+from storage.errors import StoreUnavailable
+from storage.keys import ChatRef
+from storage.models import GameOutcome, PlayerOutcome, PlayerStats
+from storage.store import RedisGameStore
+
+CHAT = ChatRef("tg", "-100555")
+GAME = GameOutcome(
+    "g1", '{"seed": 7}', [PlayerOutcome("u1", "Ann", durak=True), PlayerOutcome("u2", "Bob", points=3)]
+)
+Factory = Callable[..., RedisServer]
+
+
+@pytest.mark.redis_server
+async def test_a_killed_server_restarted_on_its_aof_keeps_games_and_stats(
+    redis_server_factory: Factory,
+) -> None:
+    server = redis_server_factory(fsync="always")
+    client = client_for_url(server.url)
+    store = RedisGameStore(client)
+    await store.save(CHAT, 0, "finished game", ttl=86400, outcome=GAME)
+    await store.save(CHAT, 1, '{"running": true}', ttl=3600, deadline=123.0)
+    await store.set_messages(CHAT, {"table": "42"})
+    before = await store.load(CHAT)
+    server.kill()  # SIGKILL: no shutdown, no final flush
+    with pytest.raises(StoreUnavailable):
+        await store.load(CHAT)
+    server.start()
+    after = await store.load(CHAT)  # the same store and client, reconnected
+    assert after == before and after.state == '{"running": true}'
+    assert await store.stats(CHAT) == [PlayerStats("u1", "Ann", 1, 1), PlayerStats("u2", "Bob", 1, points=3)]
+    assert await store.archived_game("g1") == '{"seed": 7}'
+    assert await store.claim_due_timers(200.0) == [(CHAT, 2)]
+    await client.aclose()
+
+
+@pytest.mark.redis_server
+async def test_a_stopped_server_fails_calls_quickly_and_the_store_recovers(
+    redis_server_factory: Factory,
+) -> None:
+    server = redis_server_factory()
+    client = client_for_url(server.url)
+    store = RedisGameStore(client)
+    await store.save(CHAT, 0, "lobby", ttl=900)
+    server.stop()
+    for call in (store.load(CHAT), store.save(CHAT, 1, "x", ttl=900), store.stats(CHAT), store.ping()):
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable):
+            await call
+        assert time.monotonic() - started < 3.0
+    server.start()
+    assert (await store.load(CHAT)).state == "lobby"
+    assert await store.save(CHAT, 1, "game", ttl=900) == 2
+    await client.aclose()
+
+
+async def test_a_wrong_socket_raises_store_unavailable_quickly(tmp_path: Path) -> None:
+    client = client_for_url(f"unix://{tmp_path}/nothing-here.sock")
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailable):
+        await RedisGameStore(client).load(CHAT)
+    assert time.monotonic() - started < 3.0
+    await client.aclose()
+
+
+async def test_a_disconnected_redis_raises_store_unavailable_and_recovers() -> None:
+    server = fakeredis.FakeServer()
+    client = fakeredis.aioredis.FakeRedis(server=server, decode_responses=True)
+    store = RedisGameStore(client)
+    await store.save(CHAT, 0, "lobby", ttl=900)
+    server.connected = False
+    with pytest.raises(StoreUnavailable):
+        await store.save(CHAT, 1, "game", ttl=900)
+    server.connected = True
+    assert await store.save(CHAT, 1, "game", ttl=900) == 2
+
+
+def commands_sent(server: RedisServer, until: str) -> list[str]:
+    """The commands clients send to `server` (not those run inside scripts) until an `ECHO until`, via MONITOR."""
+    seen: list[str] = []
+    with server.client(decode_responses=True) as client, client.monitor() as monitor:
+        ready.set()
+        while time.monotonic() < time_limit[0]:
+            command = monitor.next_command()
+            if command["client_type"] == "lua":
+                continue
+            if command["command"] == f"ECHO {until}":
+                return seen
+            seen.append(command["command"].split()[0].upper())
+    raise TimeoutError("the sentinel never arrived")
+
+
+ready = threading.Event()
+time_limit = [0.0]
+
+
+@pytest.mark.redis_server
+async def test_load_and_save_are_one_command_each_on_the_server(redis_server: RedisServer) -> None:
+    client = client_for_url(redis_server.url)
+    store = RedisGameStore(client)
+    await client.flushall()
+    await store.save(CHAT, 0, "lobby", ttl=900)
+    await store.load(CHAT)  # the server now knows both scripts
+    ready.clear()
+    time_limit[0] = time.monotonic() + 10
+    watcher = asyncio.create_task(asyncio.to_thread(commands_sent, redis_server, "done"))
+    await asyncio.to_thread(ready.wait, 10)
+    await asyncio.sleep(0.05)  # MONITOR is on once its OK has come back; give it a moment
+    record = await store.load(CHAT)
+    await store.save(CHAT, record.version, "game", ttl=3600, deadline=1.0, outcome=GAME)
+    await client.echo("done")
+    assert await asyncio.wait_for(watcher, 10) == ["EVALSHA", "EVALSHA"]
+    await client.aclose()
+
+
+@pytest.mark.redis_server
+async def test_the_embedded_default_keeps_a_game_across_close_and_reopen(tmp_path: Path) -> None:
+    store, close = await open_store(None, tmp_path / "data")
+    assert not isinstance(store.redis, fakeredis.aioredis.FakeRedis)
+    await store.save(CHAT, 0, '{"game": 1}', ttl=3600, outcome=GAME)
+    await close()
+    assert not RedisServer(tmp_path / "data").answers()  # close stopped the server
+    assert (tmp_path / "data" / "appendonly.aof").exists()
+    store, close = await open_store(None, tmp_path / "data")
+    try:
+        assert (await store.load(CHAT)).state == '{"game": 1}'
+        assert [s.user_id for s in await store.stats(CHAT)] == ["u1", "u2"]
+    finally:
+        await close()
+
+
+async def test_without_a_binary_the_default_falls_back_to_fakeredis_loudly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(connect, "find_redis_server", lambda: None)
+    with caplog.at_level(logging.WARNING):
+        store, close = await open_store(None, tmp_path)
+    assert "NOTHING WILL BE KEPT" in caplog.text
+    assert await store.save(CHAT, 0, "lobby", ttl=900) == 1
+    await close()
+
+
+async def test_a_url_that_does_not_answer_still_opens_and_logs_an_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR):
+        store, close = await open_store(f"unix://{tmp_path}/none.sock", tmp_path)
+    assert "not answering" in caplog.text
+    with pytest.raises(StoreUnavailable):
+        await store.ping()
+    await close()
