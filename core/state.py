@@ -229,7 +229,8 @@ class Game:
         if any(c >= 0 for c in self.covers):
             return False
         placed = len(self.attacks) + 1
-        return placed <= self.bout_cap and self.hand_size(self.transfer_target()) >= placed
+        target = self.transfer_target()
+        return target != self.defender and placed <= self.bout_cap and self.hand_size(target) >= placed
 
     def lowest_trump(self) -> int:
         """The deck's lowest trump: the 6 in a 36-card deck, the 9 in 24, the 2 in 52."""
@@ -395,6 +396,8 @@ def _why_not_defend_phase(game: Game, action: Action) -> str | None:
         if placed > game.bout_cap:
             return f"a bout holds at most {game.bout_cap} attack cards"
         target = game.transfer_target()
+        if target == game.defender:
+            return "nobody else is left in the game to pass the attack to"
         if game.hand_size(target) < placed:
             return f"{game.players[target]} holds too few cards to take a transfer of {placed}"
         return None
