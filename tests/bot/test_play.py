@@ -1,0 +1,240 @@
+"""Playing through the service: whole games, bad and stale buttons, timers, surrender and the result."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.effects import Alert, Notice, ShowHand, ShowTable
+from bot.inputs import User
+from bot.payloads import parse
+from tests.bot.conftest import ANN, BOB, CAT, EVE
+from tests.bot.harness import Harness, buttons
+
+
+async def start(harness: Harness, words: str = "", players: tuple[User, ...] = (ANN, BOB)) -> None:
+    await harness.command(players[0], "newgame", words)
+    for user in players[1:]:
+        await harness.tap(user, "Join")
+    await harness.tap(players[0], "Start")
+
+
+def whose_turn(harness: Harness, players: tuple[User, ...]) -> User | None:
+    for user in players:
+        hand = harness.screen.hands.get(user.id)
+        if hand and any(b.payload and not b.payload.endswith("|e") for b in buttons(hand)):
+            return user
+    return None
+
+
+async def play_to_the_end(
+    harness: Harness, players: tuple[User, ...], seed: int = 0, limit: int = 2000
+) -> int:
+    """Every step: the person to act taps one of their buttons at random; returns the number of taps."""
+    rng = random.Random(seed)
+    for taps in range(limit):
+        if harness.screen.notices:
+            return taps
+        user = whose_turn(harness, players)
+        assert user is not None, "nobody has a button to press, but the game is not over"
+        choices = [b for b in buttons(harness.screen.hands[user.id]) if not b.payload.endswith("|e")]
+        before = await harness.version()
+        effects = await harness.press(user, rng.choice(choices).payload)
+        assert await harness.version() == before + 1, "a legal tap must be saved exactly once"
+        assert any(isinstance(e, ShowTable) for e in effects), "every move updates the table"
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("words", ["", "transfer", "transfer neighbours first5 deck=24", "deck=52 exchange"])
+async def test_a_whole_game_of_people_ends_with_a_result_and_stats(harness: Harness, words: str) -> None:
+    players = (ANN, BOB, CAT)
+    await start(harness, words, players)
+    await play_to_the_end(harness, players)
+    result = harness.screen.notices[-1].plain_text
+    assert "Game over" in result
+    assert [b.label for b in buttons(harness.screen.notices[-1])] == ["Rematch"]
+    await harness.command(ANN, "stats")
+    stats = harness.screen.replies[-1].plain_text
+    assert stats.count("1 game") == 3 or "draw" in result
+
+
+async def test_only_hands_whose_view_changed_are_sent_again(harness: Harness) -> None:
+    players = (ANN, BOB, CAT)
+    await start(harness, "", players)
+    user = whose_turn(harness, players)
+    assert user is not None
+    effects = await harness.press(user, buttons(harness.screen.hands[user.id])[0].payload)
+    changed = {e.user_id for e in effects if isinstance(e, ShowHand)}
+    assert user.id in changed and len(changed) < 3
+
+
+async def test_a_stale_button_changes_nothing_and_says_so(harness: Harness) -> None:
+    await start(harness)
+    user = whose_turn(harness, (ANN, BOB))
+    assert user is not None
+    old = buttons(harness.screen.hands[user.id])[0].payload
+    await harness.press(user, old)
+    version = await harness.version()
+    await harness.press(user, old)
+    assert await harness.version() == version
+    assert "out of date" in harness.screen.alerts[-1].text
+
+
+async def test_someone_outside_the_game_cannot_press_a_players_button(harness: Harness) -> None:
+    await start(harness)
+    user = whose_turn(harness, (ANN, BOB))
+    assert user is not None
+    version = await harness.version()
+    await harness.press(EVE, buttons(harness.screen.hands[user.id])[0].payload)
+    assert await harness.version() == version
+    assert harness.screen.alerts[-1].text == "You are not playing in this game."
+
+
+async def test_a_player_cannot_use_another_players_button(harness: Harness) -> None:
+    await start(harness)
+    user = whose_turn(harness, (ANN, BOB))
+    other = BOB if user == ANN else ANN
+    version = await harness.version()
+    await harness.press(other, buttons(harness.screen.hands[user.id])[0].payload)  # type: ignore[union-attr]
+    assert await harness.version() == version
+    assert harness.screen.alerts[-1].text == "That move is not possible now."
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        "",
+        "garbage",
+        "-100|g2|0|a:6S",
+        "-100|g2|9999|t",
+        "-100|g2|0|zz",
+        "-999|g2|0|J",
+        "-100|g2|0|c:9:AS",
+        "x" * 300,
+    ],
+)
+async def test_forged_payloads_do_nothing_but_answer(harness: Harness, forged: str) -> None:
+    await start(harness)
+    version = await harness.version()
+    effects = await harness.press(ANN, forged)
+    assert await harness.version() == version
+    assert effects and all(isinstance(e, Alert) for e in effects)
+
+
+async def test_a_double_press_applies_once(harness: Harness) -> None:
+    await start(harness)
+    user = whose_turn(harness, (ANN, BOB))
+    assert user is not None
+    payload = buttons(harness.screen.hands[user.id])[0].payload
+    version = await harness.version()
+    await asyncio.gather(*(harness.press(user, payload) for _ in range(10)))
+    assert await harness.version() == version + 1
+
+
+async def test_a_press_after_the_game_ended_is_refused(harness: Harness) -> None:
+    await start(harness)
+    user = whose_turn(harness, (ANN, BOB))
+    assert user is not None
+    payload = buttons(harness.screen.hands[user.id])[0].payload
+    await harness.command(ANN, "leave")
+    assert "surrendered" in harness.screen.notices[-1].plain_text
+    version = await harness.version()
+    await harness.press(user, payload)
+    assert await harness.version() == version
+    assert "over" in harness.screen.alerts[-1].text
+
+
+async def test_leave_during_play_is_a_surrender_and_the_leaver_is_the_durak(harness: Harness) -> None:
+    await start(harness)
+    await harness.command(BOB, "leave")
+    assert "Bob surrendered and is the durak" in harness.screen.notices[-1].plain_text
+    await harness.command(ANN, "stats")
+    assert harness.screen.replies[-1].plain_text.splitlines()[1].startswith("1. Bob — 1× durak")
+
+
+async def test_stats_count_a_game_once(harness: Harness) -> None:
+    await start(harness)
+    await harness.command(BOB, "leave")
+    await harness.command(BOB, "leave")
+    await harness.command(ANN, "stats")
+    assert "1× durak · 1 game" in harness.screen.replies[-1].plain_text
+
+
+async def test_a_timer_that_fires_after_the_player_moved_does_nothing(harness: Harness) -> None:
+    await start(harness, "timer=30")
+    stale_version = await harness.version()
+    user = whose_turn(harness, (ANN, BOB))
+    await harness.press(user, buttons(harness.screen.hands[user.id])[0].payload)  # type: ignore[union-attr]
+    from bot.inputs import TimerDue
+
+    version = await harness.version()
+    effects = await harness.service.handle(TimerDue("tg", "-100", stale_version))
+    assert effects == [] and await harness.version() == version
+
+
+async def test_a_reminder_comes_fifteen_seconds_before_the_timeout(harness: Harness) -> None:
+    await start(harness, "timer=30")
+    harness.clock += 14
+    assert await harness.fire_timers() == []
+    harness.clock += 1
+    effects = await harness.fire_timers()
+    assert any("15 seconds left" in e.message.plain_text for e in effects if hasattr(e, "message"))
+
+
+async def test_timeout_plays_the_safe_default_and_two_in_a_row_hand_the_seat_to_the_ai(
+    harness: Harness,
+) -> None:
+    await start(harness, "timer=15")
+    opener = whose_turn(harness, (ANN, BOB))
+    assert opener is not None
+    harness.clock += 16
+    await harness.fire_timers()
+    assert "ran out of time" in harness.screen.table.plain_text  # type: ignore[union-attr]
+    assert "played" in harness.screen.table.plain_text  # type: ignore[union-attr]
+
+
+async def test_rematch_opens_a_lobby_with_the_same_players(harness: Harness) -> None:
+    await start(harness, "transfer")
+    await harness.command(BOB, "leave")
+    effects = await harness.press(ANN, buttons(harness.screen.notices[-1])[0].payload)
+    table = next(e for e in effects if isinstance(e, ShowTable))
+    assert table.new_message and "1. Ann" in table.message.plain_text and "2. Bob" in table.message.plain_text
+    assert "Transfer" in table.message.plain_text
+
+
+async def test_the_durak_of_the_last_game_sets_the_opener_of_the_next(harness: Harness) -> None:
+    await start(harness)
+    await harness.command(BOB, "leave")  # Bob is the durak
+    await harness.press(ANN, buttons(harness.screen.notices[-1])[0].payload)
+    await harness.tap(ANN, "Start")
+    # durak_left: the player left of Bob (seat 1) is seat 0, Ann, who attacks first
+    assert whose_turn(harness, (ANN, BOB)) == ANN
+    assert "Ann attacks" in harness.screen.table.plain_text  # type: ignore[union-attr]
+
+
+async def test_payloads_stay_within_telegrams_64_bytes(harness: Harness) -> None:
+    await start(harness, "deck=52", (ANN, BOB, CAT))
+    await play_to_the_end(harness, (ANN, BOB, CAT), seed=3)
+    for message in [harness.screen.table, *harness.screen.hands.values(), *harness.screen.notices]:
+        for b in buttons(message):
+            assert len(b.payload.encode()) <= 64 and parse(b.payload) is not None
+
+
+async def test_the_store_being_down_gives_a_clear_alert(harness: Harness) -> None:
+    await start(harness)
+    user = whose_turn(harness, (ANN, BOB))
+    payload = buttons(harness.screen.hands[user.id])[0].payload  # type: ignore[union-attr]
+
+    async def broken(*_: object, **__: object) -> None:
+        from storage.errors import StoreUnavailable
+
+        raise StoreUnavailable("down")
+
+    harness.store.load = broken  # type: ignore[method-assign]
+    effects = await harness.press(user, payload)  # type: ignore[arg-type]
+    assert [e.text for e in effects if isinstance(e, Alert)] == [
+        "The game service is unavailable, try again in a moment."
+    ]
+    assert not any(isinstance(e, Notice) for e in effects)
