@@ -238,3 +238,65 @@ async def test_the_store_being_down_gives_a_clear_alert(harness: Harness) -> Non
         "The game service is unavailable, try again in a moment."
     ]
     assert not any(isinstance(e, Notice) for e in effects)
+
+
+async def test_a_game_against_ai_seats_runs_to_the_end_with_the_ai_moving_between_taps(
+    harness: Harness,
+) -> None:
+    await harness.command(ANN, "newgame", "transfer")
+    await harness.tap(ANN, "Add AI")
+    await harness.tap(ANN, "hard")
+    await harness.tap(ANN, "Start")
+    await play_to_the_end(harness, (ANN,), seed=5)
+    assert "Game over" in harness.screen.notices[-1].plain_text
+
+
+async def test_ai_seats_wait_for_their_timer_when_a_delay_is_set(fake_redis: object) -> None:
+    from storage.store import RedisGameStore
+
+    harness = Harness(RedisGameStore(fake_redis), ai_delay=1.5)  # type: ignore[arg-type]
+    await harness.command(ANN, "newgame")
+    await harness.tap(ANN, "Add AI")
+    await harness.tap(ANN, "Start")
+    for _ in range(500):
+        if harness.screen.notices:
+            break
+        if whose_turn(harness, (ANN,)) is ANN:
+            choices = [b for b in buttons(harness.screen.hands[ANN.id]) if not b.payload.endswith("|e")]
+            await harness.press(ANN, choices[0].payload)
+        else:
+            assert await harness.fire_timers() == [], "the AI must not move before its delay"
+            harness.clock += 1.5
+            assert await harness.fire_timers(), "the AI moves once its delay is over"
+    assert harness.screen.notices
+
+
+async def seat_flags(harness: Harness) -> list[tuple[int, bool]]:
+    from bot.session import ChatSession
+    from storage.keys import ChatRef
+
+    record = await harness.store.load(ChatRef("tg", "-100"))
+    session = ChatSession.decode(record.state or "")
+    return [(seat.timeouts, seat.autopilot) for seat in session.header.seats]
+
+
+async def test_two_timeouts_in_a_row_hand_the_seat_to_the_ai_until_its_owner_taps(harness: Harness) -> None:
+    await start(harness, "timer=15")
+    timeouts = 0
+    for _ in range(400):
+        user = whose_turn(harness, (ANN, BOB))
+        assert user is not None and not harness.screen.notices
+        if user == ANN:
+            await harness.press(ANN, buttons(harness.screen.hands[ANN.id])[0].payload)
+            continue
+        harness.clock += 16
+        await harness.fire_timers()
+        timeouts += 1
+        if timeouts == 1:
+            assert (await seat_flags(harness))[1] == (1, False)
+        else:
+            assert (await seat_flags(harness))[1] == (2, True)
+            break
+    assert "ran out of time" in " ".join(m.plain_text for m in [harness.screen.table] if m)
+    await harness.tap(BOB, "My hand")
+    assert (await seat_flags(harness))[1] == (0, False), "the owner's tap takes the seat back"
