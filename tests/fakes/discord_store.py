@@ -299,12 +299,12 @@ class DiscordState:
         rows = body.get("components") or []
         if len(rows) > 5:
             problems.append("components: at most 5 action rows")
-        ids = list(_custom_ids(rows))
+        ids = _values_of(rows, "custom_id")
         for row in rows:
             if row.get("type") == 1 and len(row.get("components") or []) > 5:
                 problems.append("components: at most 5 buttons in a row")
         problems += [f"custom_id too long ({len(i)} > 100): {i!r}" for i in ids if len(i) > 100]
-        problems += [f"label too long: {label!r}" for label in _labels(rows) if len(label) > 80]
+        problems += [f"label too long: {label!r}" for label in _values_of(rows, "label") if len(label) > 80]
         if len(set(ids)) != len(ids):
             problems.append("components: custom_id values must be unique within a message")
         self.sent_custom_ids.extend(ids)
@@ -358,21 +358,13 @@ def visible_text(message: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def _custom_ids(node: Any) -> list[str]:
+def _values_of(node: Any, key: str) -> list[str]:
+    """Every string stored under ``key`` anywhere in nested components (custom_id, label...)."""
     if isinstance(node, list):
-        return [i for child in node for i in _custom_ids(child)]
+        return [value for child in node for value in _values_of(child, key)]
     if isinstance(node, dict):
-        own = [node["custom_id"]] if isinstance(node.get("custom_id"), str) else []
-        return own + [i for key, child in node.items() if key != "custom_id" for i in _custom_ids(child)]
-    return []
-
-
-def _labels(node: Any) -> list[str]:
-    if isinstance(node, list):
-        return [label for child in node for label in _labels(child)]
-    if isinstance(node, dict):
-        own = [node["label"]] if isinstance(node.get("label"), str) else []
-        return own + [label for child in node.values() for label in _labels(child)]
+        own = [node[key]] if isinstance(node.get(key), str) else []
+        return own + [value for k, child in node.items() if k != key for value in _values_of(child, key)]
     return []
 
 
