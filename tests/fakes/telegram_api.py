@@ -98,7 +98,7 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self._webhook_task: asyncio.Task[None] | None = None
         self.base_url = ""
 
-    # --- server -------------------------------------------------------------------------------------------
+    # --- server -----------------------------------------------------------------------------------------
     @property
     def bot_base_url(self) -> str:
         return f"{self.base_url}/bot"
@@ -185,7 +185,7 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         )
         return self.callback_answers[query_id]
 
-    # --- updates: queue, long polling, webhook --------------------------------------------------------------
+    # --- updates: queue, long polling, webhook ----------------------------------------------------------
     def enqueue(self, kind: str, payload: JSON, duplicate: bool = False) -> JSON:
         update = {"update_id": self._next_update_id, kind: payload}
         self._next_update_id += 1
@@ -324,7 +324,7 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.webhook_deliveries.append((update["update_id"], status))
         return status
 
-    # --- what the test checks at the end ----------------------------------------------------------------------
+    # --- what the test checks at the end ----------------------------------------------------------------
     @property
     def errors(self) -> list[CallRecord]:
         return [record for record in self.call_log if record.status != 200]

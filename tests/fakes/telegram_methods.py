@@ -124,7 +124,7 @@ class TelegramMethods:
     def message_json(self, message: StoredMessage) -> JSON:
         return message.to_json(self.chats[message.chat_id], self.sender_json(message))
 
-    # --- who the bot may write to -------------------------------------------------------------------------
+    # --- who the bot may write to -----------------------------------------------------------------------
     def chat_for_bot(self, params: JSON) -> FakeChat:
         """The chat named by chat_id, if the bot may write there (403 and migration errors as Telegram)."""
         raw = params.get("chat_id")
@@ -136,11 +136,8 @@ class TelegramMethods:
             if chat_id in self.users:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
             raise bad_request("chat not found")
-        if chat.user is not None:
-            if chat.user.blocked:
-                raise ApiError(403, "Forbidden: bot was blocked by the user")
-            if not chat.user.started:
-                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        if chat.user is not None and chat.user.blocked:  # private chats exist once the user pressed Start
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
         if chat.migrated_to is not None:
             raise bad_request(
                 "group chat was upgraded to a supergroup chat", {"migrate_to_chat_id": chat.migrated_to}
@@ -229,7 +226,7 @@ class TelegramMethods:
         self.record_send(chat)
         return self.message_json(message)
 
-    # --- methods ------------------------------------------------------------------------------------------
+    # --- methods ----------------------------------------------------------------------------------------
     @api("getMe")
     def get_me(self, params: JSON) -> JSON:
         return {**self.bot_json(), "can_join_groups": True, "can_read_all_group_messages": False,

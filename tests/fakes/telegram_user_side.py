@@ -39,7 +39,7 @@ class TelegramUserSide:
 
         def message_json(self, message: StoredMessage) -> JSON: ...
 
-    # --- setting the scene ------------------------------------------------------------------------------------
+    # --- setting the scene ------------------------------------------------------------------------------
     def add_user(
         self,
         first_name: str,
@@ -92,7 +92,7 @@ class TelegramUserSide:
     def message(self, chat: FakeChat | FakeUser | int, message_id: int) -> StoredMessage:
         return self.chat(chat).messages[message_id]
 
-    # --- what users do ----------------------------------------------------------------------------------------
+    # --- what users do ----------------------------------------------------------------------------------
     def user_starts(self, user: FakeUser | int, payload: str | None = None, duplicate: bool = False) -> JSON:
         """The user opens the private chat and taps Start (``/start <payload>`` from a deep link)."""
         person = self.user(user)

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot, ChatMemberAdministrator, ChatMemberOwner, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, RetryAfter
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from tests.fakes.telegram_api import FakeTelegram
@@ -147,6 +147,18 @@ async def test_rate_limits_are_configurable_and_private_chats_only_recorded(
     assert telegram_api.max_messages_in_window(ann, 1.0) == 5
 
 
+async def test_overall_limit_counts_every_chat(telegram_api: FakeTelegram, bot: Bot) -> None:
+    telegram_api.limits.global_per_second = 2
+    first, second = telegram_api.add_group("One"), telegram_api.add_group("Two")
+    await bot.send_message(first.id, "Table")
+    await bot.send_message(second.id, "Table")
+    with pytest.raises(RetryAfter) as raised:
+        await bot.send_message(first.id, "Table")
+    assert raised.value.retry_after == 1
+    telegram_api.clock.advance(1)
+    await bot.send_message(first.id, "Table")
+
+
 async def test_migrated_group_points_to_its_supergroup(telegram_api: FakeTelegram, bot: Bot) -> None:
     ann = telegram_api.add_user("Ann")
     old = telegram_api.add_group("Durak club", [ann], kind="group")
@@ -236,38 +248,50 @@ async def test_application_gets_commands_and_presses_by_long_polling(telegram_ap
     telegram_api.assert_no_bad_requests()
 
 
-async def test_application_gets_presses_by_webhook_with_secret_token(telegram_api: FakeTelegram) -> None:
+async def test_application_gets_updates_by_webhook_with_secret_token(telegram_api: FakeTelegram) -> None:
     ann = telegram_api.add_user("Ann")
-    telegram_api.user_starts(ann)
+    waiting = telegram_api.user_starts(ann)["update_id"]  # queued before the webhook exists
+    commands: list[int] = []
     answers: list[str] = []
+
+    async def on_command(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        commands.append(update.update_id)  # type: ignore[attr-defined]
 
     async def on_press(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         answers.append(update.callback_query.data)  # type: ignore[attr-defined]
         await update.callback_query.answer()  # type: ignore[attr-defined]
 
     app = application(telegram_api)
+    app.add_handler(CommandHandler(["start", "stats"], on_command))
     app.add_handler(CallbackQueryHandler(on_press))
     port = free_port()
     async with app:
         await app.start()
         await app.updater.start_webhook(  # type: ignore[union-attr]
             listen="127.0.0.1", port=port, url_path="tg", webhook_url=f"http://127.0.0.1:{port}/tg",
-            secret_token="s3cret-Token_1", drop_pending_updates=True,
+            secret_token="s3cret-Token_1",
         )  # fmt: skip
-        assert telegram_api.webhook == {"url": f"http://127.0.0.1:{port}/tg", "secret_token": "s3cret-Token_1",
-                                         "max_connections": 40}  # fmt: skip
+        webhook = {
+            "url": f"http://127.0.0.1:{port}/tg",
+            "secret_token": "s3cret-Token_1",
+            "max_connections": 40,
+        }
+        assert telegram_api.webhook == webhook
+        again = telegram_api.user_sends(ann, ann, "/stats", duplicate=True)["update_id"]
+        await telegram_api.wait_until(lambda: len(commands) == 3, what="/start and /stats twice")
         sent = await app.bot.send_message(ann.id, "Hand", reply_markup=keyboard(("7♠", "p:7S")))
         query = telegram_api.user_presses(ann, sent.message_id, ann, "p:7S")
         await telegram_api.wait_for_answer(query)
         update = telegram_api.all_updates[max(telegram_api.all_updates)]
         assert await telegram_api.post_to_webhook(update, secret_token="wrong") == 403
         assert await telegram_api.post_to_webhook(update, secret_token=None) == 403
-        with pytest.raises(Exception, match="webhook is active"):
+        with pytest.raises(Conflict, match="webhook is active"):
             await app.bot.get_updates()
         await app.updater.stop()  # type: ignore[union-attr]
         await app.stop()
-    assert answers == ["p:7S"]
-    assert [status for _, status in telegram_api.webhook_deliveries] == [200, 403, 403]
+    assert sorted(commands) == [waiting, again, again] and answers == ["p:7S"]
+    delivered = [status for _, status in telegram_api.webhook_deliveries if status]  # 0: port not open yet
+    assert delivered == [200, 200, 200, 200, 403, 403] and telegram_api.pending == []
     assert telegram_api.calls["setWebhook"] == 1 and telegram_api.calls["getUpdates"] == 1
 
 
