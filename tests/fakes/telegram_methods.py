@@ -58,7 +58,7 @@ class CallbackQuery:
     chat_id: int
     message_id: int
     data: str
-    at: float
+    at: float  # Clock.unscaled(): answer deadlines do not speed up with the game
 
 
 @dataclass
@@ -67,7 +67,7 @@ class CallbackAnswer:
     user_id: int
     text: str
     show_alert: bool
-    delay: float  # virtual seconds between the press and the answer
+    delay: float  # seconds between the press and the answer (real, plus any Clock.advance)
 
 
 @dataclass
@@ -276,7 +276,7 @@ class TelegramMethods:
     def answer_callback_query(self, params: JSON) -> bool:
         query_id = str(params.get("callback_query_id", ""))
         query = self.queries.get(query_id)
-        now = self.clock.now()
+        now = self.clock.unscaled()
         if (
             query is None
             or query_id in self.callback_answers

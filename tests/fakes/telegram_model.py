@@ -55,6 +55,10 @@ class Clock:
     def now(self) -> float:
         return (time.monotonic() - self._real0) * self.speed + self._offset
 
+    def unscaled(self) -> float:
+        """Real seconds plus manual advances: for what the bot's own latency decides (callback answers)."""
+        return time.monotonic() - self._real0 + self._offset
+
     def wall(self) -> int:
         return int(self._wall0 + self.now())
 

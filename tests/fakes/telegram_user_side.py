@@ -160,7 +160,7 @@ class TelegramUserSide:
         query_id = str(self._next_query_id)
         self._next_query_id += 1
         self.queries[query_id] = CallbackQuery(
-            query_id, person.id, room.id, message_id, callback_data, self.clock.now()
+            query_id, person.id, room.id, message_id, callback_data, self.clock.unscaled()
         )
         payload = {
             "id": query_id,

@@ -12,7 +12,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, RetryAfter
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram_api import Clock, FakeTelegram
 
 
 def keyboard(*buttons: tuple[str, str]) -> InlineKeyboardMarkup:
@@ -320,3 +320,18 @@ async def test_forum_topic_messages_keep_their_thread(telegram_api: FakeTelegram
     assert sent.message_thread_id == 7 and telegram_api.message(forum, sent.message_id).thread_id == 7
     elsewhere = await bot.send_message(plain.id, "Lobby", message_thread_id=7)
     assert telegram_api.message(plain, elsewhere.message_id).thread_id is None
+
+
+async def test_fast_clock_speeds_up_rate_windows_but_not_answer_deadlines(
+    telegram_api: FakeTelegram, bot: Bot
+) -> None:
+    telegram_api.clock = Clock(speed=600.0)  # a virtual minute every 0.1 s
+    telegram_api.limits.group_per_window = 2
+    group, ann = telegram_api.add_group("Durak club"), telegram_api.add_user("Ann")
+    sent = await bot.send_message(group.id, "Table", reply_markup=keyboard(("Go", "g")))
+    query = telegram_api.user_presses(group, sent.message_id, ann, "g")
+    await asyncio.sleep(0.15)  # 90 virtual seconds: the window has rolled, the query is still fresh
+    for _ in range(2):
+        await bot.send_message(group.id, "Table")
+    assert await bot.answer_callback_query(query)
+    assert telegram_api.callback_answers[query].delay < 1.0
