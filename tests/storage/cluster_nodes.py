@@ -70,16 +70,28 @@ class LocalCluster:
                 f"redis-cli --cluster create failed: {create.stdout[-300:]} {create.stderr[-300:]}"
             )
         deadline = time.monotonic() + timeout
-        while not all(self._ok(server) for server in self.servers):
+        while not self._converged():
             if time.monotonic() > deadline:
                 raise RuntimeError("the cluster did not reach cluster_state:ok in time")
             time.sleep(0.05)
 
+    def _converged(self) -> bool:
+        """Every node says the cluster is ok and all report the same complete slot map (a client that
+        starts on a node with a partial view gets MOVED replies and tears down connections in use)."""
+        maps = []
+        for server in self.servers:
+            if not self._ok(server):
+                return False
+            with server.client(decode_responses=True) as client:
+                maps.append(client.execute_command("CLUSTER", "SLOTS"))
+        complete = sum(end - start + 1 for start, end, *_ in maps[0]) == 16384
+        return complete and all(m == maps[0] for m in maps) and all(r[2][0] == "127.0.0.1" for r in maps[0])
+
     @staticmethod
     def _ok(server: RedisServer) -> bool:
         with server.client(decode_responses=True) as client:
-            info = client.execute_command("CLUSTER INFO")
-        return "cluster_state:ok" in info
+            info = client.execute_command("CLUSTER INFO")  # redis-py parses it into a dict
+        return info.get("cluster_state") == "ok" if isinstance(info, dict) else "cluster_state:ok" in info
 
     def flush(self) -> None:
         for server in self.servers:

@@ -23,10 +23,10 @@ from tests.storage.cluster_nodes import LocalCluster
 pytestmark = pytest.mark.redis_server
 
 # Every store test that takes the `store` fixture runs here too, with `store` on the cluster.
-for suite in (test_store, test_concurrency):
-    for name, test in vars(suite).items():
-        if name.startswith("test_") and "store" in inspect.signature(test).parameters:
-            globals()[name] = test
+for _suite in (test_store, test_concurrency):
+    for _name, _test in vars(_suite).items():
+        if _name.startswith("test_") and "store" in inspect.signature(_test).parameters:
+            globals()[_name] = _test
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +48,7 @@ def local_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
 async def cluster_client(local_cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
     local_cluster.flush()
     client = RedisCluster(host="127.0.0.1", port=local_cluster.ports[0], decode_responses=True)
+    await client.initialize()  # as open_store does: a lazily started client gets MOVED under concurrency
     yield client
     await client.aclose()
 
@@ -66,7 +67,9 @@ async def test_all_of_a_chats_keys_share_one_slot_and_chats_spread_over_every_no
 ) -> None:
     chats = [ChatRef("tg", f"-100{n}") for n in range(30)]
     for n, chat in enumerate(chats):
-        game = GameOutcome(f"g{n}", "{}", [PlayerOutcome("u1", "Ann", durak=True), PlayerOutcome("u2", "Bob")])
+        game = GameOutcome(
+            f"g{n}", "{}", [PlayerOutcome("u1", "Ann", durak=True), PlayerOutcome("u2", "Bob")]
+        )
         await store.save(chat, 0, "over", ttl=600, outcome=game, last_durak="u1")
         await store.save(chat, 1, f"game {n}", ttl=600, deadline=float(n))
         await store.set_messages(chat, {"table": str(n)})
@@ -84,10 +87,26 @@ async def test_all_of_a_chats_keys_share_one_slot_and_chats_spread_over_every_no
     assert await store.archived_game("g7") == "{}"
 
 
-async def test_load_and_save_with_a_deadline_take_three_round_trips_on_a_cluster(store: RedisGameStore) -> None:
+async def test_load_and_save_with_a_deadline_take_three_round_trips_on_a_cluster(
+    store: RedisGameStore,
+) -> None:
     await store.load(ChatRef("tg", "1"))
     await store.save(ChatRef("tg", "1"), 0, "lobby", ttl=600)
     before = store.round_trips
     record = await store.load(ChatRef("tg", "1"))
     await store.save(ChatRef("tg", "1"), record.version, "game", ttl=600, deadline=5.0)
     assert store.round_trips - before == 3
+
+
+async def test_open_store_with_a_cluster_url_talks_to_the_cluster(local_cluster: LocalCluster) -> None:
+    from storage.connect import open_store
+
+    local_cluster.flush()
+    store, close = await open_store(f"redis://127.0.0.1:{local_cluster.ports[1]}?cluster=yes")
+    try:
+        assert store.cluster
+        assert await store.save(ChatRef("tg", "9"), 0, "lobby", ttl=60, deadline=1.0) == 1
+        assert (await store.load(ChatRef("tg", "9"))).state == "lobby"
+        assert await store.claim_due_timers(2.0) == [(ChatRef("tg", "9"), 1)]
+    finally:
+        await close()

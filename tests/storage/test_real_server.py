@@ -9,8 +9,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import fakeredis
 import pytest
+from fakeredis.aioredis import FakeRedis
 
 from storage import connect
 from storage.connect import client_for_url, open_store
@@ -79,10 +79,9 @@ async def test_a_wrong_socket_raises_store_unavailable_quickly(tmp_path: Path) -
     await client.aclose()
 
 
-async def test_a_disconnected_redis_raises_store_unavailable_and_recovers() -> None:
-    server = fakeredis.FakeServer()
-    client = fakeredis.aioredis.FakeRedis(server=server, decode_responses=True)
-    store = RedisGameStore(client)
+async def test_a_disconnected_redis_raises_store_unavailable_and_recovers(fake_redis: FakeRedis) -> None:
+    server = fake_redis.connection_pool.connection_kwargs["server"]
+    store = RedisGameStore(fake_redis)
     await store.save(CHAT, 0, "lobby", ttl=900)
     server.connected = False
     with pytest.raises(StoreUnavailable):
@@ -91,12 +90,15 @@ async def test_a_disconnected_redis_raises_store_unavailable_and_recovers() -> N
     assert await store.save(CHAT, 1, "game", ttl=900) == 2
 
 
-def commands_sent(server: RedisServer, until: str) -> list[str]:
-    """The commands clients send to `server` (not those run inside scripts) until an `ECHO until`, via MONITOR."""
+def commands_sent(
+    server: RedisServer, ready: threading.Event, until: str, timeout: float = 10.0
+) -> list[str]:
+    """Commands clients send to `server` (not those run inside scripts) until `ECHO until`, seen by MONITOR."""
     seen: list[str] = []
+    deadline = time.monotonic() + timeout
     with server.client(decode_responses=True) as client, client.monitor() as monitor:
         ready.set()
-        while time.monotonic() < time_limit[0]:
+        while time.monotonic() < deadline:
             command = monitor.next_command()
             if command["client_type"] == "lua":
                 continue
@@ -106,10 +108,6 @@ def commands_sent(server: RedisServer, until: str) -> list[str]:
     raise TimeoutError("the sentinel never arrived")
 
 
-ready = threading.Event()
-time_limit = [0.0]
-
-
 @pytest.mark.redis_server
 async def test_load_and_save_are_one_command_each_on_the_server(redis_server: RedisServer) -> None:
     client = client_for_url(redis_server.url)
@@ -117,9 +115,8 @@ async def test_load_and_save_are_one_command_each_on_the_server(redis_server: Re
     await client.flushall()
     await store.save(CHAT, 0, "lobby", ttl=900)
     await store.load(CHAT)  # the server now knows both scripts
-    ready.clear()
-    time_limit[0] = time.monotonic() + 10
-    watcher = asyncio.create_task(asyncio.to_thread(commands_sent, redis_server, "done"))
+    ready = threading.Event()
+    watcher = asyncio.create_task(asyncio.to_thread(commands_sent, redis_server, ready, "done"))
     await asyncio.to_thread(ready.wait, 10)
     await asyncio.sleep(0.05)  # MONITOR is on once its OK has come back; give it a moment
     record = await store.load(CHAT)
@@ -132,7 +129,7 @@ async def test_load_and_save_are_one_command_each_on_the_server(redis_server: Re
 @pytest.mark.redis_server
 async def test_the_embedded_default_keeps_a_game_across_close_and_reopen(tmp_path: Path) -> None:
     store, close = await open_store(None, tmp_path / "data")
-    assert not isinstance(store.redis, fakeredis.aioredis.FakeRedis)
+    assert not isinstance(store.redis, FakeRedis)
     await store.save(CHAT, 0, '{"game": 1}', ttl=3600, outcome=GAME)
     await close()
     assert not RedisServer(tmp_path / "data").answers()  # close stopped the server
@@ -148,6 +145,7 @@ async def test_the_embedded_default_keeps_a_game_across_close_and_reopen(tmp_pat
 async def test_without_a_binary_the_default_falls_back_to_fakeredis_loudly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    pytest.importorskip("lupa", reason="fakeredis needs lupa for Lua")
     monkeypatch.setattr(connect, "find_redis_server", lambda: None)
     with caplog.at_level(logging.WARNING):
         store, close = await open_store(None, tmp_path)
