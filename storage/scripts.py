@@ -35,13 +35,19 @@ return {version, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), red
 # ARGV: 1 expected version, 2 state, 3 "1" to store the state / "0" to delete it, 4 ttl seconds,
 #       5 deadline ("" for none), 6 chat string, 7 last_durak mode (keep|set|clear), 8 last_durak,
 #       9 "1" if the global keys are passed, 10 archive json, 11 archive ttl, 12 n players (-1: no outcome),
-#       then per player: user id, name, durak, first_out, draw, points (the flags as 0/1).
-# Returns {new version, armed timer version or -1 before this save}; {0, -1} on a version conflict.
+#       13 request id ("" for none), then per player: user id, name, durak, first_out, draw, points (0/1 flags).
+# Returns {new version, armed timer version or -1 before this save}; {0, -1} on a version conflict;
+# {version, -2} when this request id made the latest save already (the caller's retry of a lost reply).
 SAVE = Script(
     "save",
     """
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current ~= tonumber(ARGV[1]) then return {0, -1} end
+if current ~= tonumber(ARGV[1]) then
+  if ARGV[13] ~= '' and current == tonumber(ARGV[1]) + 1 and redis.call('HGET', KEYS[4], 'request') == ARGV[13] then
+    return {current, -2}  -- this very request is the last one applied: a retry whose first reply was lost
+  end
+  return {0, -1}
+end
 local version = current + 1
 local ttl = tonumber(ARGV[4])
 redis.call('SET', KEYS[1], version)
@@ -51,6 +57,11 @@ else
   redis.call('DEL', KEYS[2])
 end
 if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('EXPIRE', KEYS[3], ttl) end
+if ARGV[13] ~= '' then
+  redis.call('HSET', KEYS[4], 'request', ARGV[13])
+else
+  redis.call('HDEL', KEYS[4], 'request')
+end
 if ARGV[7] == 'set' then
   redis.call('HSET', KEYS[4], 'last_durak', ARGV[8])
 elseif ARGV[7] == 'clear' then
@@ -74,7 +85,7 @@ end
 
 if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) then
   for i = 1, n do
-    local a = 12 + (i - 1) * 6
+    local a = 13 + (i - 1) * 6
     local user, key = ARGV[a + 1], KEYS[9 + i]
     redis.call('HSET', key, 'name', ARGV[a + 2])
     local games = redis.call('HINCRBY', key, 'games', 1)

@@ -68,6 +68,7 @@ class GameStore(Protocol):
         outcome: GameOutcome | None = None,
         last_durak: str | None = None,
         clear_last_durak: bool = False,
+        request_id: str | None = None,
     ) -> int | None: ...
 
     async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]: ...
@@ -152,8 +153,13 @@ class RedisGameStore:
         outcome: GameOutcome | None = None,
         last_durak: str | None = None,
         clear_last_durak: bool = False,
+        request_id: str | None = None,
     ) -> int | None:
-        """Store `state` if the chat is still at `expected_version`; return the new version, or None."""
+        """Store `state` if the chat is still at `expected_version`; return the new version, or None.
+
+        `request_id` (optional, unique per attempted change, e.g. "<user>:<update id>") makes a retry of a save
+        whose reply was lost return the version it made instead of None, so the caller is not told "conflict"
+        about its own change. Without it such a retry reports a conflict; the change is still applied once."""
         if ttl <= 0:
             raise ValueError("ttl must be positive")
         players = outcome.players if outcome else []
@@ -166,7 +172,7 @@ class RedisGameStore:
             expected_version, state or "", "0" if state is None else "1", ttl,
             "" if deadline is None else repr(float(deadline)), str(chat), mode, last_durak or "",
             "0" if self.cluster else "1", outcome.archive_json if outcome else "", ARCHIVE_TTL,
-            len(players) if outcome else -1,
+            len(players) if outcome else -1, request_id or "",
         ]  # fmt: skip
         for p in players:
             args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
@@ -175,8 +181,8 @@ class RedisGameStore:
         version, old_timer = (int(x) for x in await self._script(SAVE, keys, args))
         if version == 0:
             return None
-        if self.cluster:
-            await self._cluster_globals(chat, version, old_timer, deadline, outcome)
+        if self.cluster:  # on a replayed request, redo the idempotent part (the old member is unknown)
+            await self._cluster_globals(chat, version, max(old_timer, -1), deadline, outcome)
         return version
 
     async def _cluster_globals(

@@ -47,6 +47,16 @@ async def test_a_save_at_a_stale_version_is_refused_and_changes_nothing(store: R
     assert await store.claim_due_timers(1e12) == []
 
 
+async def test_a_retried_request_gets_its_own_version_back_not_a_conflict(store: RedisGameStore) -> None:
+    assert await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL, request_id="u1:100") == 1
+    assert await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL, request_id="u1:100") == 1  # reply was lost
+    assert await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL, request_id="u2:101") is None  # someone else
+    assert await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL) is None
+    assert await store.save(CHAT, 1, "game", ttl=GAME_TTL) == 2
+    assert await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL, request_id="u1:100") is None  # moved on since
+    assert (await store.load(CHAT)).state == "game"
+
+
 async def test_each_save_sets_the_ttl_the_caller_chose(store: RedisGameStore) -> None:
     await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL)
     assert LOBBY_TTL - 5 <= await store.redis.ttl(k.state_key(CHAT)) <= LOBBY_TTL
