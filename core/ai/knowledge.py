@@ -95,6 +95,8 @@ class _Replay:
             doubts=[0] * n,
             hand_sizes=[HAND_SIZE] * n,
             talon_size=settings.deck - HAND_SIZE * n,
+            opener=view.attacker,
+            defender_limit=view.hand_sizes[view.defender],
         )
         self.attacks: list[int] = []
         self.covers: list[int] = []
@@ -118,7 +120,6 @@ class _Replay:
                     self._start_bout(seat)
                 elif self._in_bout_awaiting_attackers() and not self._is_throw_in(index, seat, card):
                     self._end_bout()
-                    self._start_bout(seat)
                 elif self._in_bout_awaiting_attackers():
                     self._note_skipped_before(seat)
                 self._attack(seat, card)
@@ -207,6 +208,8 @@ class _Replay:
         table = mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
         if self.taking:
             k.known[self.defender] |= table
+            k.lacks[self.defender] &= ~table
+            k.doubts[self.defender] &= ~table
             k.hand_sizes[self.defender] += table.bit_count()
         else:
             k.discard |= table
@@ -252,6 +255,8 @@ class _Replay:
         k = self.k
         lowest = min(deck_ids(k.settings.deck)) // 4 * 4 + k.trump
         k.known[seat] = k.known[seat] & ~(1 << lowest) | (1 << k.bottom)
+        k.lacks[seat] &= ~(1 << k.bottom)
+        k.doubts[seat] &= ~(1 << k.bottom)
         k.bottom = lowest
 
     def _note_skipped_before(self, seat: int) -> None:

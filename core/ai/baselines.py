@@ -1,0 +1,56 @@
+"""The fixed yardsticks (random, greedy) and the easy level, each a pure function of the view.
+
+Greedy is exactly the issue's baseline: it plays its lowest legal card with trumps ranked above plain cards,
+covers with the lowest card that beats, takes only when it cannot cover, throws in its lowest legal
+non-trump card (or passes), never transfers and never exchanges (unless that is all it may do).
+
+Easy picks uniformly among the legal actions that are not absurd. Absurd, for this level, means: taking while
+a plain card could cover some waiting card; leading a trump while holding a plain card; throwing in a trump.
+"""
+
+from __future__ import annotations
+
+import random
+
+from core.actions import PASS, TAKE, Action, Kind
+from core.view import View
+
+
+def _trump_last(action: Action, trump: str) -> tuple[bool, int, int]:
+    card = action.card
+    assert card is not None
+    return (card.suit == trump, card.rank_index, action.slot)
+
+
+def random_choice(view: View, rng: random.Random) -> Action:
+    return rng.choice(view.legal_actions)
+
+
+def greedy_choice(view: View) -> Action:
+    legal = view.legal_actions
+    trump = view.trump
+    cards = [a for a in legal if a.kind is Kind.ATTACK or a.kind is Kind.COVER]
+    if view.phase.value in ("throw_in", "taking"):
+        plain = [a for a in cards if a.card is not None and a.card.suit != trump]
+        return min(plain, key=lambda a: _trump_last(a, trump)) if plain else PASS
+    if cards:
+        return min(cards, key=lambda a: _trump_last(a, trump))
+    if TAKE in legal:
+        return TAKE
+    return legal[0]  # nothing but an out-of-turn exchange is allowed
+
+
+def easy_choice(view: View, rng: random.Random) -> Action:
+    legal = list(view.legal_actions)
+    trump = view.trump
+
+    def is_trump_card(action: Action) -> bool:
+        return action.card is not None and action.card.suit == trump
+
+    plain_cover = any(a.kind is Kind.COVER and not is_trump_card(a) for a in legal)
+    sensible = [a for a in legal if not (a is TAKE and plain_cover)]
+    if view.phase.value == "attack" and any(not is_trump_card(a) for a in sensible if a.kind is Kind.ATTACK):
+        sensible = [a for a in sensible if not (a.kind is Kind.ATTACK and is_trump_card(a))]
+    if view.phase.value in ("throw_in", "taking"):
+        sensible = [a for a in sensible if not (a.kind is Kind.ATTACK and is_trump_card(a))]
+    return rng.choice(sensible or legal)

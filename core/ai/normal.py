@@ -1,0 +1,139 @@
+"""The normal player's rules: cheap cards first, trumps and aces kept for the end, card counting.
+
+`decide(sit)` is a pure function of a `Situation`, so the hard player's rollouts call it too. The rules, by
+phase (values: rank, plus 13 for a trump; see `card_value`):
+
+- lead: the cheapest card, a trump only when nothing else is left while the talon lasts; a card the defender
+  cannot beat (by card counting) or a rank we hold twice is worth a few points of value;
+- defend: the cheapest set of covers (the most valuable attack card gets its cover first); take instead when
+  the talon is still long and covering would spend a high trump on a few cards; in transfer mode pass the
+  bout on with a plain card when that is cheaper than covering or covering is impossible;
+- throw in: the cheapest plain card of a table rank while it is low, any plain card once the talon is empty
+  or the defender is nearly out of cards, a trump only in the endgame to finish a defender;
+- add to a take: plain low cards while the talon lasts (we redraw), any plain card when it is empty.
+"""
+
+from __future__ import annotations
+
+from core.actions import ATTACKS, COVERS, PASS, TAKE, TRANSFERS, Action
+from core.ai.situation import TRUMP_BONUS, Situation, card_value
+from core.cards import BEATERS, TABLE_RANKS, bits
+from core.state import Phase
+
+HIGH_TRUMP = TRUMP_BONUS + 7  # a trump nine or better is worth saving while the talon is long (measured)
+LOW_PLAIN = 100  # plain cards of any rank are thrown in (measured: more throw-ins beat fewer)
+LONG_TALON = 6
+
+
+def decide(sit: Situation) -> Action:
+    phase = sit.phase
+    if phase is Phase.ATTACK:
+        return _lead(sit)
+    if phase is Phase.DEFEND:
+        return _defend(sit)
+    if phase is Phase.TAKING:
+        return _add_to_take(sit)
+    return _throw_in(sit)
+
+
+def _lead(sit: Situation) -> Action:
+    trump = sit.trump
+    hand = sit.hand
+    can_beat = sit.possible[sit.defender]
+    best, best_score = -1, 10**6
+    for card in bits(hand):
+        value = card_value(card, trump)
+        score = value * 2
+        twins = (hand & TABLE_RANKS[card] & ~(1 << card)).bit_count()
+        score -= 3 * twins
+        if not can_beat & BEATERS[trump][card]:
+            score -= 8  # the defender cannot beat it: a sure take
+        if card & 3 == trump and sit.talon_size:
+            score += 20
+        if score < best_score:
+            best, best_score = card, score
+    return ATTACKS[best]
+
+
+def cheapest_covers(sit: Situation) -> list[tuple[int, int]] | None:
+    """(slot, cover card) for every uncovered card at the lowest total value, or None when impossible."""
+    trump = sit.trump
+    free = sit.hand
+    plan: list[tuple[int, int]] = []
+    waiting = sorted(sit.uncovered(), key=lambda sa: -card_value(sa[1], trump))
+    for slot, attack in waiting:
+        options = free & BEATERS[trump][attack]
+        if not options:
+            return None
+        cover = min(bits(options), key=lambda c: card_value(c, trump))
+        free &= ~(1 << cover)
+        plan.append((slot, cover))
+    return plan
+
+
+def _defend(sit: Situation) -> Action:
+    trump = sit.trump
+    plan = cheapest_covers(sit)
+    transfer = _transfer_card(sit)
+    if plan is None:
+        return TRANSFERS[transfer] if transfer >= 0 else TAKE
+    cover_values = [card_value(c, trump) for _, c in plan]
+    cost = sum(cover_values)
+    if transfer >= 0 and card_value(transfer, trump) < TRUMP_BONUS and card_value(transfer, trump) <= cost:
+        return TRANSFERS[transfer]
+    on_table = len(sit.attacks)
+    if sit.talon_size >= LONG_TALON and max(cover_values) >= HIGH_TRUMP and on_table <= 2:
+        taken_value = sum(card_value(c, trump) for c in sit.attacks) + sum(
+            card_value(c, trump) for c in sit.covers if c >= 0
+        )
+        if taken_value < 2 * LOW_PLAIN:
+            return TAKE
+    slot, cover = plan[0]
+    return COVERS[slot][cover]
+
+
+def _transfer_card(sit: Situation) -> int:
+    """The cheapest card to pass the bout on with, or -1."""
+    if not sit.can_transfer:
+        return -1
+    options = sit.hand & TABLE_RANKS[sit.attacks[0]]
+    if not options:
+        return -1
+    return min(bits(options), key=lambda c: card_value(c, sit.trump))
+
+
+def _throwable(sit: Situation) -> list[int]:
+    if len(sit.attacks) >= sit.limit:
+        return []
+    return sorted(bits(sit.hand & sit.table_ranks), key=lambda c: card_value(c, sit.trump))
+
+
+def _throw_in(sit: Situation) -> Action:
+    options = _throwable(sit)
+    if not options:
+        return PASS
+    card = options[0]
+    trump = sit.trump
+    defender_cards = sit.size(sit.defender)
+    value = card_value(card, trump)
+    endgame = sit.talon_size == 0
+    if card & 3 != trump:
+        if value <= LOW_PLAIN or endgame or defender_cards <= 2:
+            return ATTACKS[card]
+        return PASS
+    # a trump: only to finish a defender in the endgame, or to empty our own hand
+    if endgame and (defender_cards <= 2 or sit.hand.bit_count() == 1):
+        return ATTACKS[card]
+    return PASS
+
+
+def _add_to_take(sit: Situation) -> Action:
+    options = _throwable(sit)
+    if not options:
+        return PASS
+    card = options[0]
+    if card & 3 == sit.trump:
+        return ATTACKS[card] if sit.talon_size == 0 and sit.hand.bit_count() == 1 else PASS
+    if sit.talon_size == 0 or card_value(card, sit.trump) <= LOW_PLAIN:
+        return ATTACKS[card]
+    return PASS

@@ -1,0 +1,133 @@
+"""Search for the hard level: Monte Carlo over sampled worlds, and an exact endgame solver.
+
+Monte Carlo (determinized, flat at the root): sample a world consistent with the seat's knowledge, try every
+candidate action in it and play each to the end with the normal player's rules for every seat; the same
+world serves all candidates (paired comparison), and clearly worse candidates are dropped as worlds
+accumulate. The budget is a count of simulated actions, never the clock, so a seed gives the same choice on
+any machine.
+
+Exact: once the talon is empty and only two players hold cards, every card is known. A depth-first search
+with a transposition table decides whether each action lets the seat avoid being the durak; it gives up
+(returns None) past a node budget, and the caller falls back to Monte Carlo.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from core.actions import Action
+from core.ai.determinize import sample_game
+from core.ai.knowledge import Knowledge
+from core.ai.normal import decide
+from core.ai.situation import Situation
+from core.rules import apply_action
+from core.state import Game, Phase
+from core.view import View
+
+ROLLOUT_CAP = 600  # actions; a rollout longer than this is scored as a draw
+PRUNE_EVERY = 6  # worlds between two prunings of clearly worse candidates
+PRUNE_MARGIN = 0.2
+
+
+def rollout(game: Game, seat: int) -> tuple[float, int]:
+    """Play the world to its end with the normal rules; (1.0 unless ``seat`` is the durak, actions)."""
+    steps = 0
+    while game.phase is not Phase.OVER and steps < ROLLOUT_CAP:
+        actor = game.to_act
+        assert actor is not None
+        game = apply_action(game, actor, decide(Situation.from_game(game, actor)))
+        steps += 1
+    result = game.result
+    return (0.0 if result is not None and result.durak == seat else 1.0), steps
+
+
+def monte_carlo(
+    view: View,
+    k: Knowledge,
+    candidates: Sequence[Action],
+    budget: int,
+    rng: random.Random,
+    prune: bool = True,
+) -> dict[Action, float]:
+    """Each candidate's estimated chance that ``k.seat`` is not the durak, within ``budget`` actions."""
+    seat = k.seat
+    wins = dict.fromkeys(candidates, 0.0)
+    tries = dict.fromkeys(candidates, 0)
+    alive = list(candidates)
+    spent = 0
+    worlds = 0
+    while worlds == 0 or spent + spent / worlds <= budget:  # stop before a world would overrun
+        world = sample_game(view, k, rng)
+        worlds += 1
+        for action in alive:
+            score, steps = rollout(apply_action(world, seat, action), seat)
+            wins[action] += score
+            tries[action] += 1
+            spent += steps + 1
+        if prune and len(alive) > 2 and worlds % PRUNE_EVERY == 0:
+            best = max(wins[a] / tries[a] for a in alive)
+            alive = [a for a in alive if wins[a] / tries[a] + PRUNE_MARGIN >= best]
+    return {a: wins[a] / tries[a] for a in candidates}
+
+
+class OutOfBudget(Exception):
+    """The exact search needed more nodes than it was given."""
+
+
+class _Solver:
+    """Can ``seat`` avoid being the durak from here, with perfect play by both sides?"""
+
+    def __init__(self, seat: int, budget: int) -> None:
+        self.seat = seat
+        self.budget = budget
+        self.nodes = 0
+        self.memo: dict[tuple[object, ...], bool] = {}
+
+    def safe(self, game: Game) -> bool:
+        if game.phase is Phase.OVER:
+            result = game.result
+            return result is None or result.durak != self.seat
+        key = (
+            game.hand_masks, game.attacks, game.covers, game.phase, game.to_act, game.attacker,
+            game.defender, game.passed, game.defender_limit, game.out,
+        )  # fmt: skip
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfBudget
+        actor = game.to_act
+        assert actor is not None
+        mine = actor == self.seat
+        value = not mine
+        for action in self.ordered(game, actor):
+            if self.safe(apply_action(game, actor, action)) == mine:
+                value = mine
+                break
+        self.memo[key] = value
+        return value
+
+    @staticmethod
+    def ordered(game: Game, actor: int) -> list[Action]:
+        """The normal player's choice first: it is usually right, which ends the loop early."""
+        legal = [a for a in game.legal_actions(actor) if a.kind.value != "e"]
+        first = decide(Situation.from_game(game, actor))
+        return [first, *(a for a in legal if a is not first)]
+
+
+def solve_endgame(
+    game: Game, seat: int, candidates: Sequence[Action], budget: int
+) -> dict[Action, float] | None:
+    """1.0 or 0.0 per candidate (a certain escape or a certain loss), or None past ``budget`` nodes."""
+    solver = _Solver(seat, budget)
+    try:
+        return {a: 1.0 if solver.safe(apply_action(game, seat, a)) else 0.0 for a in candidates}
+    except OutOfBudget:
+        return None
+
+
+def is_open_book(view: View, k: Knowledge) -> bool:
+    """Talon empty and two players left holding cards: nothing is hidden any more."""
+    return view.talon_size == 0 and k.n - len(view.out) == 2
