@@ -75,7 +75,8 @@ async def open_embedded(data_dir: Path) -> tuple[RedisGameStore, Close]:
     server = RedisServer(data_dir)
     started = not server.answers()  # a server left running on our socket (e.g. by a killed bot) is reused
     if started:
-        await asyncio.to_thread(server.start)
+        server.spawn()  # in this (the main) thread, see RedisServer.spawn
+        await asyncio.to_thread(server.wait_until_ready)
         log.info("started redis-server on %s (data in %s)", server.socket, data_dir)
     else:
         log.warning("reusing the redis-server already answering on %s", server.socket)

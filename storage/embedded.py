@@ -108,6 +108,12 @@ class RedisServer:
             return False
 
     def start(self, timeout: float = 15.0) -> None:
+        self.spawn()
+        self.wait_until_ready(timeout)
+
+    def spawn(self) -> None:
+        """Start the process. Call it from the main thread: on Linux the server is told to stop when the
+        thread that started it ends (PR_SET_PDEATHSIG), which must be the life of the bot, not of a worker."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         listen = ["--port", str(self.port), "--bind", "127.0.0.1"] if self.port else ["--port", "0"]
         if self.socket:
@@ -124,6 +130,9 @@ class RedisServer:
             stderr=subprocess.DEVNULL,
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,  # noqa: PLW1509
         )
+
+    def wait_until_ready(self, timeout: float = 15.0) -> None:
+        assert self.process is not None, "spawn() first"
         deadline = time.monotonic() + timeout
         while not self.answers():
             if self.process.poll() is not None:

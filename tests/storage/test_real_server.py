@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -163,3 +165,42 @@ async def test_a_url_that_does_not_answer_still_opens_and_logs_an_error(
     with pytest.raises(StoreUnavailable):
         await store.ping()
     await close()
+
+
+BOT = """
+import asyncio, sys, time
+from pathlib import Path
+from storage.connect import open_store
+from storage.keys import ChatRef
+
+async def main():
+    store, close = await open_store(None, Path(sys.argv[1]))
+    await store.save(ChatRef("tg", "1"), 0, "saved before the kill", ttl=3600)
+    print("saved", flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.redis_server
+async def test_a_killed_bot_takes_its_embedded_server_down_and_the_game_survives(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    bot = subprocess.Popen(
+        [sys.executable, "-c", BOT, str(data)], cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert bot.stdout is not None and bot.stdout.readline().strip() == "saved", bot.stderr
+    finally:
+        bot.kill()  # SIGKILL: no close(), no cleanup of any kind
+        bot.wait(10)
+    deadline = time.monotonic() + 10
+    while RedisServer(data).answers():  # the server got SIGTERM when its parent died
+        assert time.monotonic() < deadline, "the embedded redis-server outlived the killed bot"
+        await asyncio.sleep(0.05)
+    store, close = await open_store(None, data)
+    try:
+        assert (await store.load(ChatRef("tg", "1"))).state == "saved before the kill"
+    finally:
+        await close()
