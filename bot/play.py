@@ -319,3 +319,33 @@ def with_seat(header: Playing, seat_no: int, **changes: object) -> Playing:
     seats = list(header.seats)
     seats[seat_no] = seats[seat_no].model_copy(update=changes)
     return header.model_copy(update={"seats": seats})
+
+
+def hint_for(ctx: Context, session: ChatSession | None, user: User, private: bool) -> Decision:
+    """`/hint` in a practice game (a private chat with the bot): the hard AI's view of each legal move."""
+    from bot.ai_seats import decision_seed
+    from bot.render.hand import action_label
+    from core.ai import hint
+
+    tr = ctx.tr(user.lang)
+    _ = tr._
+    header = session.header if session is not None else None
+    game = session.game if session is not None else None
+    if not private:
+        return show(
+            Reply(ctx.chat_id, message([line(_("Hints are for practice games in a private chat with me."))]))
+        )
+    if not isinstance(header, Playing) or game is None or seat_of(header, user.id) is None:
+        return show(
+            Reply(ctx.chat_id, message([line(_("There is no game of yours here to give a hint for."))]))
+        )
+    seat_no = seat_of(header, user.id)
+    assert seat_no is not None
+    view = game.view(seat_no)
+    ranked = hint(view, game.log, seed=decision_seed(header.game_id, game.step))
+    if not ranked:
+        return show(Reply(ctx.chat_id, message([line(_("Nothing to decide now: it is not your turn."))])))
+    lines = [line(_("Chance of not being the durak after each move:"))]
+    for action, chance in ranked:
+        lines.append(line(f"{action_label(action, view, tr)} — {round(chance * 100)}%"))
+    return show(Reply(ctx.chat_id, message(lines), private=True, user_id=user.id))

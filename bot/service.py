@@ -158,6 +158,8 @@ class GameService:
                     header.words if isinstance(header, Lobby | Finished) else ctx.record.settings or ""
                 )
             return show(Reply(ctx.chat_id, render_rules(settings, ctx.tr(user.lang))))
+        if name == "hint":
+            return play.hint_for(ctx, session, user, command.private)
         if isinstance(header, Lobby):
             codes = {
                 "join": payloads.JOIN,

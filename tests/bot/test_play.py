@@ -300,3 +300,23 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_the_ai_until_its_owner_tap
     assert "ran out of time" in " ".join(m.plain_text for m in [harness.screen.table] if m)
     await harness.tap(BOB, "My hand")
     assert (await seat_flags(harness))[1] == (0, False), "the owner's tap takes the seat back"
+
+
+async def test_hint_ranks_every_legal_move_in_a_private_practice_game(harness: Harness) -> None:
+    await harness.command(ANN, "newgame", private=True)
+    await harness.tap(ANN, "Add AI")
+    await harness.tap(ANN, "Start")
+    while whose_turn(harness, (ANN,)) is not ANN:
+        await harness.press(ANN, buttons(harness.screen.hands[ANN.id])[0].payload)
+    moves = [b for b in buttons(harness.screen.hands[ANN.id]) if not b.payload.endswith("|e")]
+    await harness.command(ANN, "hint", private=True)
+    lines = harness.screen.replies[-1].plain_text.splitlines()
+    assert lines[0].startswith("Chance of not being the durak")
+    assert len(lines) - 1 == len(moves)
+    assert all(line.endswith("%") for line in lines[1:])
+
+
+async def test_hint_is_refused_in_a_group_game(harness: Harness) -> None:
+    await start(harness)
+    await harness.command(ANN, "hint")
+    assert "practice games" in harness.screen.replies[-1].plain_text
