@@ -1,0 +1,130 @@
+"""What a typed line means: a button of the hand message, a slash command, help, or quit.
+
+Only translation: a number is the n-th button, ``9h`` the button whose action uses that card, ``t``/``p`` the
+Take/Pass buttons. Whether a move is legal is for the service to say; here we only map text to buttons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot import payloads
+from bot.effects import Button
+from bot.i18n import Translator
+from core import Action, Card, Kind
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Press this button."""
+
+    payload: str
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One line telling the player why nothing happened."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str
+    words: str = ""
+
+
+@dataclass(frozen=True)
+class Help:
+    pass
+
+
+@dataclass(frozen=True)
+class Quit:
+    pass
+
+
+Meaning = Pick | Problem | SlashCommand | Help | Quit
+
+KIND_WORDS = {"t": Kind.TAKE, "take": Kind.TAKE, "p": Kind.PASS, "pass": Kind.PASS}
+
+
+def button_action(button: Button) -> Action | None:
+    """The game action a hand button stands for (None for buttons that are not moves)."""
+    payload = payloads.parse(button.payload)
+    if payload is None:
+        return None
+    try:
+        return Action.parse(payload.code)
+    except ValueError:
+        return None
+
+
+def usage(count: int, tr: Translator) -> str:
+    if not count:
+        return tr._("Not your turn: the moves appear here when it is. Type q to quit.")
+    return tr._(
+        "Type a move's number (1-{n}), a card like 9h, t to take, p to pass; ? for help, q to quit."
+    ).format(n=count)
+
+
+def interpret(text: str, buttons: list[Button], tr: Translator) -> Meaning:
+    _ = tr._
+    typed = text.strip()
+    word = typed.lower()
+    if not typed:
+        return Problem(usage(len(buttons), tr))
+    if word in ("q", "quit", "exit"):
+        return Quit()
+    if word in ("?", "h", "help"):
+        return Help()
+    if typed.startswith("/"):
+        name, _sep, words = typed[1:].partition(" ")
+        return SlashCommand(name.lower(), words.strip()) if name else Problem(usage(len(buttons), tr))
+    if word.isdigit():
+        number = int(word)
+        if not buttons:
+            return Problem(usage(0, tr))
+        if not 1 <= number <= len(buttons):
+            return Problem(
+                _("There is no move {number}: choose 1 to {n}.").format(number=number, n=len(buttons))
+            )
+        return Pick(buttons[number - 1].payload)
+    if word in KIND_WORDS:
+        if not buttons:
+            return Problem(usage(0, tr))
+        kind = KIND_WORDS[word]
+        for button in buttons:
+            action = button_action(button)
+            if action is not None and action.kind is kind:
+                return Pick(button.payload)
+        return Problem(_("You cannot take now.") if kind is Kind.TAKE else _("You cannot pass now."))
+    try:
+        card = Card.parse(typed)
+    except ValueError:
+        return Problem(usage(len(buttons), tr))
+    return pick_card(card, buttons, tr)
+
+
+def pick_card(card: Card, buttons: list[Button], tr: Translator) -> Meaning:
+    """The one button that plays ``card``; when several do (cover targets, transfer), ask which."""
+    _ = tr._
+    matches = [
+        (number, button)
+        for number, button in enumerate(buttons, start=1)
+        if (action := button_action(button)) is not None and action.card == card
+    ]
+    if not matches:
+        if not buttons:
+            return Problem(usage(0, tr))
+        return Problem(
+            _("{card} is not one of your moves now: you do not hold it, or it cannot be played.").format(
+                card=card.symbol
+            )
+        )
+    if len(matches) == 1:
+        return Pick(matches[0][1].payload)
+    choices = "   ".join(f"{number}) {button.label}" for number, button in matches)
+    return Problem(
+        _("{card} fits several moves: {choices}; type the number.").format(card=card.symbol, choices=choices)
+    )

@@ -1,0 +1,36 @@
+"""The screen of a game that is already running, for a terminal session that comes back to it.
+
+A chat keeps its messages while the bot is away; a terminal does not, so on return we draw the table and the
+hand once from the stored game with the same renderers the service uses. Nothing is decided or changed here.
+"""
+
+from __future__ import annotations
+
+from adapters.local import CHAT_ID
+from bot.effects import Message
+from bot.i18n import translator
+from bot.play import seat_of
+from bot.render.hand import render_hand
+from bot.render.table import render_table
+from bot.session import ChatSession, Lobby, Playing
+from storage.models import ChatRecord
+
+
+def running_game_screen(
+    record: ChatRecord, user_id: str, now: float
+) -> tuple[Message | None, Message | None, str]:
+    """(table, hand, kind): kind is "game" for a running game, "lobby" for an open lobby, else ""."""
+    if not record.state:
+        return None, None, ""
+    session = ChatSession.decode(record.state)
+    if isinstance(session.header, Lobby):
+        return None, None, "lobby"
+    header, game = session.header, session.game
+    if not isinstance(header, Playing) or game is None:
+        return None, None, ""
+    table = render_table(header, game.view(None), CHAT_ID, now, translator(record.lang))
+    seat = seat_of(header, user_id)
+    hand = None
+    if seat is not None:
+        hand = render_hand(header, game.view(seat), CHAT_ID, translator(header.seats[seat].lang))
+    return table, hand, "game"

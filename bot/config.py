@@ -1,0 +1,62 @@
+"""The bot's settings, read once in `main()` from the environment and a `.env` file (see `.env.example`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class BotConfig(BaseSettings):
+    """Every setting has an environment variable of the same name in capitals (``TELEGRAM_TOKEN``)."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_token: str | None = Field(default=None, repr=False)
+    telegram_api_url: str = "https://api.telegram.org"
+    webhook_url: str | None = None
+    port: int = Field(default=8080, ge=1, le=65535)
+    webhook_secret: str | None = Field(default=None, repr=False)
+    discord_token: str | None = Field(default=None, repr=False)
+    redis_url: str | None = Field(default=None, repr=False)
+    data_dir: Path = Path("./data")
+    ai_delay: float = Field(default=1.2, ge=0, le=60)
+    start_wait: float = Field(default=60.0, ge=0)
+    log_level: str = "INFO"
+    metrics: bool = False
+
+    @field_validator("telegram_token", "discord_token", "redis_url", "webhook_url", "webhook_secret")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        """``TELEGRAM_TOKEN=`` in a copied .env means "not set", not an empty token."""
+        return value.strip() or None if value is not None else None
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
+        return level
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _telegram_secret_charset(cls, value: str | None) -> str | None:
+        """Telegram accepts 1-256 characters A-Z, a-z, 0-9, _ and - as a webhook secret token."""
+        if value is None:
+            return None
+        if not 1 <= len(value) <= 256 or any(not (c.isascii() and (c.isalnum() or c in "_-")) for c in value):
+            raise ValueError("WEBHOOK_SECRET takes 1-256 characters: letters, digits, _ and -")
+        return value
+
+    @property
+    def platforms(self) -> list[str]:
+        """The platforms `durak-bot run` would serve, by the tokens given."""
+        return [
+            name
+            for name, token in (("telegram", self.telegram_token), ("discord", self.discord_token))
+            if token
+        ]

@@ -1,0 +1,317 @@
+"""`durak-bot`: play in the terminal, watch a demo game, serve Telegram/Discord, or replay an archived game.
+
+Wiring happens here and only here: read the configuration, open the store, build the service, start the
+adapters and the turn-timer loop. Nothing connects or reads the environment at import time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import importlib
+import logging
+import os
+import secrets
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.config import BotConfig
+
+log = logging.getLogger("durak.main")
+
+LEVELS = ("easy", "normal", "hard")
+LANGS = ("en", "ru", "it")
+NO_PLATFORM = """Nothing to serve: set at least one of
+  TELEGRAM_TOKEN   the token @BotFather gives you (https://t.me/BotFather, /newbot)
+  DISCORD_TOKEN    the bot token of your application (https://discord.com/developers/applications)
+in the environment or in a .env file here (copy .env.example to .env).
+To play without a token: durak-bot play"""
+PLATFORM_MODULES = {
+    "telegram": ("adapters.telegram.app", "run_telegram"),
+    "discord": ("adapters.discord.app", "run_discord"),
+}
+
+
+def player_count(text: str) -> int:
+    n = int(text)
+    if not 2 <= n <= 6:
+        raise argparse.ArgumentTypeError("Durak takes 2 to 6 players")
+    return n
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="durak-bot", description="The card game Durak: terminal, Telegram, Discord."
+    )
+    commands = top.add_subparsers(dest="command", required=True, metavar="{play,demo,run,replay}")
+
+    play = commands.add_parser("play", help="play against AI players in this terminal")
+    play.add_argument(
+        "words", nargs="*", help="rules words, as for /newgame: transfer deck=24 neighbours ..."
+    )
+    play.add_argument(
+        "--players", type=player_count, default=2, help="players at the table, you included (2-6)"
+    )
+    play.add_argument("--ai", choices=LEVELS, default="normal", help="strength of the AI players")
+    play.add_argument("--lang", choices=LANGS, default="en", help="language of the table")
+    play.add_argument("--seed", type=int, help="deal this seed's deck (the same seed deals the same cards)")
+    play.add_argument("--name", help="your name at the table (default: your login name)")
+
+    demo = commands.add_parser("demo", help="an AI-only game, printed as the group chat would see it")
+    demo.add_argument("words", nargs="*", help="rules words, as for /newgame")
+    demo.add_argument("--players", type=player_count, default=3, help="players at the table (2-6)")
+    demo.add_argument("--seed", type=int, help="the same seed prints the same game")
+    demo.add_argument("--ai", choices=LEVELS, default="normal", help="strength of the players")
+    demo.add_argument(
+        "--brief", action="store_true", help="print only the final table, the result and /stats"
+    )
+
+    run = commands.add_parser("run", help="serve Telegram and/or Discord, by the tokens set")
+    run.add_argument("--check", action="store_true", help="check the configuration and Redis, then exit")
+    run.add_argument(
+        "--webhook", action="store_true", help="Telegram by webhook (needs WEBHOOK_URL and PORT)"
+    )
+
+    replay = commands.add_parser("replay", help="print an archived game step by step")
+    replay.add_argument("game_id", help="the id printed after the game (also in the archive)")
+    replay.add_argument("--lang", choices=LANGS, default="en")
+    return top
+
+
+def load_config() -> BotConfig | None:
+    try:
+        return BotConfig()
+    except ValidationError as error:
+        print("Configuration error (environment or .env):", file=sys.stderr)
+        for problem in error.errors():
+            name = ".".join(str(p) for p in problem["loc"]).upper()
+            print(f"  {name}: {problem['msg']}", file=sys.stderr)
+        return None
+
+
+def local_data_dir(config: BotConfig) -> Path:
+    """Terminal games keep their own embedded Redis, so a bot running from the same folder never claims a
+    terminal game's AI timers (nor the terminal a chat's)."""
+    return config.data_dir / "local"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    config = load_config()
+    if config is None:
+        return 2
+    quiet = args.command in ("play", "demo", "replay") and config.log_level != "DEBUG"
+    logging.basicConfig(
+        level=logging.WARNING if quiet else config.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    commands: dict[str, Callable[[BotConfig, argparse.Namespace], Awaitable[int]]] = {
+        "play": play,
+        "demo": demo,
+        "run": run,
+        "replay": replay,
+    }
+    try:
+        return asyncio.run(commands[args.command](config, args))
+    except KeyboardInterrupt:
+        if args.command == "play":
+            print("\nLeft the table. The game is saved: run the same command to continue.")
+        return 0
+    except BrokenPipeError:  # the output was piped into `head` or similar, which has stopped reading
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+# ---- play ---------------------------------------------------------------------------------------------
+
+
+async def play(config: BotConfig, args: argparse.Namespace) -> int:
+    from adapters.local.screen import Screen
+    from adapters.local.terminal import PlayOptions, play_in_terminal
+    from bot.context import ServiceConfig
+    from bot.i18n import translator
+    from bot.inputs import User
+    from bot.service import GameService
+    from core.deal import new_seed
+    from storage.connect import open_store
+
+    seed = args.seed
+    store, close = await open_store(None, local_data_dir(config))
+    try:
+        service = GameService(
+            store,
+            ServiceConfig(ai_delay=config.ai_delay, start_wait=config.start_wait),
+            seed_source=(lambda: seed) if seed is not None else new_seed,
+        )
+        tr = translator(args.lang)
+        ansi = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        screen = Screen(sys.stdout, "you", tr, ansi=ansi, redraw=sys.stdout.isatty() and sys.stdin.isatty())
+        user = User("you", args.name or login_name() or tr._("Player"), args.lang)
+        options = PlayOptions(" ".join(args.words), args.players, args.ai, args.lang)
+        poll = min(0.25, max(0.02, config.ai_delay / 4))
+        return await play_in_terminal(service, store, screen, user, options, poll)
+    finally:
+        await close()
+
+
+def login_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        return ""
+    return name[:1].upper() + name[1:32]
+
+
+# ---- demo ---------------------------------------------------------------------------------------------
+
+
+async def demo(config: BotConfig, args: argparse.Namespace) -> int:
+    from adapters.local.demo import DemoOptions, run_demo
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    options = DemoOptions(" ".join(args.words), args.players, seed, args.ai, args.brief)
+    return await run_demo(options, sys.stdout)
+
+
+# ---- run ----------------------------------------------------------------------------------------------
+
+
+def platform_runner(name: str) -> Callable[..., Any] | str:
+    """The platform's start function, or a message saying why it cannot be loaded."""
+    module_name, function = PLATFORM_MODULES[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name and module_name.startswith(error.name):
+            return f"{name.capitalize()} support is missing from this installation: no module {module_name}."
+        raise
+    runner = getattr(module, function, None)
+    if runner is None:
+        return f"{module_name} has no {function}(config, service, store)."
+    return runner
+
+
+def config_problems(config: BotConfig, webhook: bool) -> list[str]:
+    problems = []
+    if webhook and not config.webhook_url:
+        problems.append("--webhook needs WEBHOOK_URL (the public https address Telegram will call).")
+    if webhook and not config.telegram_token:
+        problems.append("--webhook serves Telegram: set TELEGRAM_TOKEN.")
+    if config.webhook_url and not config.webhook_url.startswith("https://"):
+        problems.append("WEBHOOK_URL must start with https:// (Telegram calls webhooks over TLS only).")
+    return problems
+
+
+async def run(config: BotConfig, args: argparse.Namespace) -> int:
+    from storage.connect import open_store
+
+    problems = config_problems(config, args.webhook)
+    runners: dict[str, Callable[..., Any]] = {}
+    for name in config.platforms:
+        runner = platform_runner(name)
+        if isinstance(runner, str):
+            problems.append(runner)
+        else:
+            runners[name] = runner
+    if not config.platforms and not args.check:
+        print(NO_PLATFORM, file=sys.stderr)
+        return 2
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 2
+    store, close = await open_store(config.redis_url, config.data_dir)
+    try:
+        if args.check:
+            return await check(config, store)
+        return await serve(config, store, runners)
+    finally:
+        await close()
+
+
+async def check(config: BotConfig, store: Any) -> int:
+    from storage.errors import StoreUnavailable
+
+    where = "REDIS_URL" if config.redis_url else f"the embedded redis-server in {config.data_dir}"
+    try:
+        await store.ping()
+    except StoreUnavailable as error:
+        print(f"Redis: NOT answering ({where}): {error}", file=sys.stderr)
+        return 1
+    print(
+        f"Configuration: ok (AI_DELAY={config.ai_delay}, START_WAIT={config.start_wait}, LOG_LEVEL={config.log_level})"
+    )
+    print(f"Redis: ok ({where})")
+    for name in PLATFORM_MODULES:
+        token = f"{name.upper()}_TOKEN"
+        print(
+            f"{name.capitalize()}: {'will be served' if name in config.platforms else f'off (set {token})'}"
+        )
+    if not config.platforms:
+        print("Nothing would be served yet: set TELEGRAM_TOKEN and/or DISCORD_TOKEN.")
+    return 0
+
+
+async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., Any]]) -> int:
+    """Every configured platform in this one process, beside one turn-timer loop for all of them."""
+    from bot.context import ServiceConfig
+    from bot.service import GameService
+    from bot.timers import DELIVERIES, run_timers
+
+    service = GameService(store, ServiceConfig(ai_delay=config.ai_delay, start_wait=config.start_wait))
+    stop = asyncio.Event()
+    timers = asyncio.create_task(run_timers(service, store, stop, DELIVERIES))
+    try:
+        log.info("serving %s", ", ".join(runners))
+        await asyncio.gather(*(as_awaitable(runner(config, service, store)) for runner in runners.values()))
+        return 0
+    finally:
+        stop.set()
+        await asyncio.wait_for(timers, timeout=5)
+
+
+async def as_awaitable(result: Any) -> Any:
+    """A platform's start function may be a coroutine function or a plain blocking one."""
+    if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
+        return await result
+    return result
+
+
+# ---- replay -------------------------------------------------------------------------------------------
+
+
+async def replay(config: BotConfig, args: argparse.Namespace) -> int:
+    from adapters.local.replay import ArchiveError, print_replay
+    from storage.connect import open_store
+    from storage.errors import StoreUnavailable
+
+    places = [(config.redis_url, config.data_dir), (None, local_data_dir(config))]
+    for redis_url, data_dir in places:
+        if redis_url is None and not data_dir.exists():
+            continue
+        store, close = await open_store(redis_url, data_dir)
+        try:
+            archived = await store.archived_game(args.game_id)
+        except StoreUnavailable as error:
+            print(f"Redis is not answering: {error}", file=sys.stderr)
+            return 1
+        finally:
+            await close()
+        if archived:
+            try:
+                print_replay(archived, sys.stdout, args.lang)
+            except ArchiveError as error:
+                print(str(error), file=sys.stderr)
+                return 1
+            return 0
+    print(f"No archived game {args.game_id!r} (games are kept 30 days after they end).", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The turn-timer loop: claim due deadlines from the store, feed them to the service, deliver the effects.
+
+Run one loop per process. The store's claim is an atomic pop, so several processes (or several loops) can
+run side by side and each deadline is handled once. A claim carries the chat's version; the service ignores
+a deadline whose game has moved on, so a late or repeated claim does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.effects import Effect
+from bot.inputs import TimerDue
+from bot.service import GameService
+from storage.errors import StoreUnavailable
+from storage.store import GameStore
+
+log = logging.getLogger("durak.timers")
+
+Deliver = Callable[[TimerDue, list[Effect]], Awaitable[None]]
+
+
+class Deliveries:
+    """Routes the effects of a deadline to the adapter of its platform ("tg", "dc", "local").
+
+    One process serving Telegram and Discord runs one timer loop: each adapter registers its deliver
+    function here, and a deadline of a platform nobody serves in this process is logged and dropped (the
+    move itself is stored; that chat's screen catches up on its next input)."""
+
+    def __init__(self) -> None:
+        self.routes: dict[str, Deliver] = {}
+
+    def register(self, platform: str, deliver: Deliver) -> None:
+        self.routes[platform] = deliver
+
+    async def __call__(self, due: TimerDue, effects: list[Effect]) -> None:
+        deliver = self.routes.get(due.platform)
+        if deliver is None:
+            log.warning(
+                "no adapter for platform %r in this process; %d effects dropped", due.platform, len(effects)
+            )
+            return
+        await deliver(due, effects)
+
+
+# The route table of this process: `durak-bot run` runs one timer loop with it, and each platform adapter
+# registers its deliver function here when it starts (`DELIVERIES.register("tg", deliver)`), instead of
+# running a loop of its own (two loops in one process would claim each other's deadlines).
+DELIVERIES = Deliveries()
+
+
+async def handle_due(
+    service: GameService, store: GameStore, deliver: Deliver, now: float, limit: int = 100
+) -> int:
+    """One pass: claim what is due by ``now``, handle and deliver each. Returns how many were claimed."""
+    claimed = await store.claim_due_timers(now, limit)
+    for chat, version in claimed:
+        due = TimerDue(chat.platform, chat.chat_id, version)
+        try:
+            effects = await service.handle(due)
+            if effects:
+                await deliver(due, effects)
+        except Exception:  # one chat's failure must not stop every other chat's timers
+            log.exception("timer for %s at version %s failed", chat, version)
+    return len(claimed)
+
+
+async def run_timers(
+    service: GameService,
+    store: GameStore,
+    stop_event: asyncio.Event,
+    deliver: Deliver,
+    poll: float = 0.25,
+    clock: Callable[[], float] = time.time,
+) -> None:
+    """Until ``stop_event`` is set: every ``poll`` seconds (at once again while deadlines keep coming),
+    handle the due deadlines. A Redis outage is logged once and retried; it never ends the loop."""
+    outage = False
+    while not stop_event.is_set():
+        try:
+            claimed = await handle_due(service, store, deliver, clock())
+            if outage:
+                log.info("timer loop: the store answers again")
+            outage = False
+        except StoreUnavailable as error:
+            if not outage:
+                log.warning("timer loop: store unavailable (%s); retrying", error)
+            outage, claimed = True, 0
+        if claimed:
+            continue  # there may be more due right now
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop_event.wait(), timeout=poll)
