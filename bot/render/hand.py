@@ -27,6 +27,7 @@ def action_label(action: Action, view: View, tr: Translator) -> str:
     if action.kind is Kind.PASS:
         return _("Pass")
     if action.kind is Kind.EXCHANGE:
+        # TRANSLATORS: button: give the lowest trump for the turned-up trump card {card}
         return _("Swap for {card}").format(card=card(view.trump_card) if view.trump_card else "")
     return action.code
 

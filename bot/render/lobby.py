@@ -15,6 +15,7 @@ from core import Settings
 def seat_label(name: str, ai: str | None, tr: Translator) -> str:
     if ai is None:
         return name
+    # TRANSLATORS: AI strength, shown as "🤖 AI 1 (easy)" and on the lobby's add-AI buttons
     level = {"easy": tr._("easy"), "normal": tr._("normal"), "hard": tr._("hard")}.get(ai, ai)
     return f"🤖 {name} ({level})"
 

@@ -40,8 +40,15 @@ def render_stats(stats: list[PlayerStats], tr: Translator) -> Message:
         return message([line(_("No games played in this chat yet."))])
     lines = [line(bold(_("Durak leaderboard")))]
     for number, row in enumerate(stats, start=1):
-        detail = _("{durak}× durak · {games} games · {first} first out · {points} pts").format(
-            durak=row.durak, games=row.games, first=row.first_out, points=row.points
+        detail = " · ".join(
+            (
+                _("{n}× durak").format(n=row.durak),
+                tr.n_("{n} game", "{n} games", row.games).format(n=row.games),
+                # TRANSLATORS: leaderboard: in how many games this player got rid of their cards first
+                tr.n_("{n} first out", "{n} first out", row.first_out).format(n=row.first_out),
+                # TRANSLATORS: leaderboard: points (short)
+                tr.n_("{n} pt", "{n} pts", row.points).format(n=row.points),
+            )
         )
         lines.append(line(f"{number}. ", bold(row.name), " — ", detail))
     return message(lines)

@@ -29,6 +29,7 @@ def describe_event(event: Event, names: list[str], tr: Translator) -> str:
         "beaten_off": lambda: tr.n_(
             "{who} beat off {n} card", "{who} beat off {n} cards", event.count
         ).format(who=who, n=event.count),
+        # TRANSLATORS: {place} is the order out: 1 for the first player out of cards, 2 for the next
         "out": lambda: _("{who} is out ({place}.)").format(who=who, place=event.count),
         "exchanged": lambda: _("{who} exchanged the lowest trump for {card}").format(
             who=who, card=card(event.card)
@@ -71,12 +72,15 @@ def table_lines(view: View, tr: Translator) -> list[Line]:
 def render_table(session: Playing, view: View, chat_id: str, now: float, tr: Translator) -> Message:
     _ = tr._
     names = [seat.name for seat in session.seats]
-    lines = [line(bold(_("Durak")), " · ", view.settings_words or _("classic"))]
+    # TRANSLATORS: the game mode when no rule words were given
+    mode = view.settings_words or _("classic")
+    lines = [line(bold(_("Durak")), " · ", mode)]
     lines.extend(table_lines(view, tr))
     lines.append(line(""))
     for seat_no, seat in enumerate(session.seats):
         role = ""
         if seat_no in view.out:
+            # TRANSLATORS: a seat's role: this player has no cards left and has left the game
             role = _("out")
         elif seat_no == view.attacker:
             role = _("attacker")

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Gettext catalogs of the bot with Babel: extract the English msgids from bot/**.py into the template,
+# merge it into the Russian and Italian catalogs, and compile them to the .mo files that are committed
+# next to the .po files (so an editable install needs no build step). See docs/i18n.md.
+#
+#   scripts/i18n.sh            extract + update + compile (the usual run after changing strings)
+#   scripts/i18n.sh extract    only rewrite bot/locale/durak.pot
+#   scripts/i18n.sh update     only merge the template into the .po files (new msgids come in empty)
+#   scripts/i18n.sh compile    only compile the .po files to .mo
+#   scripts/i18n.sh check      fail if the template or a catalog is out of date, or a translation is missing
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+LOCALE_DIR=bot/locale
+DOMAIN=durak
+POT="$LOCALE_DIR/$DOMAIN.pot"
+LANGS=(ru it)
+
+extract() {
+    mkdir -p "$LOCALE_DIR"
+    # Our translator methods: tr._("text") / _ = tr._; _("text"), and tr.n_("singular", "plural", n).
+    pybabel extract -F babel.cfg --no-default-keywords -k _ -k n_:1,2 \
+        --add-comments=TRANSLATORS: --add-location=file --sort-by-file --width=110 \
+        --project=durak-bot --version=0.1.0 --copyright-holder="Durak bot authors" \
+        -o "$POT" .
+}
+
+update() {
+    for lang in "${LANGS[@]}"; do
+        if [[ -f "$LOCALE_DIR/$lang/LC_MESSAGES/$DOMAIN.po" ]]; then
+            pybabel update -i "$POT" -d "$LOCALE_DIR" -D "$DOMAIN" -l "$lang" \
+                --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date --width=110
+        else
+            pybabel init -i "$POT" -d "$LOCALE_DIR" -D "$DOMAIN" -l "$lang" --width=110
+        fi
+    done
+}
+
+compile() {
+    # no --use-fuzzy: a fuzzy entry is not a translation, it stays English until someone checks it
+    pybabel compile -d "$LOCALE_DIR" -D "$DOMAIN" --statistics
+}
+
+check() {
+    local fresh
+    fresh=$(mktemp)
+    trap 'rm -f "$fresh"' RETURN
+    pybabel extract -F babel.cfg --no-default-keywords -k _ -k n_:1,2 --add-location=file \
+        --sort-by-file --omit-header -q -o "$fresh" .
+    python - "$fresh" "$POT" <<'PY'
+import sys
+from babel.messages.pofile import read_po
+
+fresh, pot = (read_po(open(path, "rb")) for path in sys.argv[1:3])
+if {m.id for m in fresh if m.id} != {m.id for m in pot if m.id}:
+    sys.exit("bot/locale/durak.pot is out of date: run scripts/i18n.sh")
+PY
+    for lang in "${LANGS[@]}"; do
+        pybabel update -i "$POT" -d "$LOCALE_DIR" -D "$DOMAIN" -l "$lang" --check --ignore-pot-creation-date
+    done
+    python -m pytest -q tests/bot/test_i18n.py
+}
+
+case "${1:-all}" in
+    extract) extract ;;
+    update) update ;;
+    compile) compile ;;
+    check) check ;;
+    all) extract && update && compile ;;
+    *) echo "usage: $0 [extract|update|compile|check|all]" >&2; exit 2 ;;
+esac
