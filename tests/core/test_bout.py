@@ -150,3 +150,19 @@ def test_the_defender_beating_off_attacks_next_and_the_table_is_discarded() -> N
     assert game.discard_size == 6
     assert all(card not in hand(game, s) for s in range(3) for card in cards("6S 7S 6C 8C 7C 9C"))
     assert game.to_act == 1
+
+
+FIRST5_BOUT = ["0 a:6S", "1 c:0:9S", "0 a:6C", "1 c:1:9C", "0 a:6D", "1 c:2:TD", "0 a:9D", "1 c:3:JD"]
+
+
+@pytest.mark.parametrize("first5", [True, False])
+def test_first5_allows_five_attack_cards_in_the_first_bout_only(first5: bool) -> None:
+    hands = ["6S 6C 6D 9D TS JC", "9S 9C TD JD JS QS"]
+    game = game_with(hands, trump="AH", settings="first5" if first5 else "", opener=0)
+    assert game.view(None).attack_limit == (5 if first5 else 6)
+    game = play(game, *FIRST5_BOUT, "0 a:TS", "1 c:4:JS")
+    if first5:  # five attack cards: beaten off although 0 still holds JC, a rank on the table
+        assert game.discard_size == 10
+        assert (game.to_act, game.view(None).attack_limit) == (1, 6)  # the second bout allows six again
+    else:
+        assert game.to_act == 0 and codes(game, 0) == {"a:JC", "p"}

@@ -107,3 +107,12 @@ def test_the_new_defenders_limit_is_their_hand_when_they_became_defender() -> No
     assert game.view(None).attack_limit == 6  # seat 3 holds six
     game = play(game, "3 x:KH")
     assert game.view(None).attack_limit == 5  # seat 0 holds five
+
+
+def test_cover_slots_follow_the_order_the_attack_cards_landed_and_may_be_covered_in_any_order() -> None:
+    game = play(three(), "0 a:6S", "1 x:6D")
+    assert {"c:0:8S", "c:1:8D"} <= codes(game, 2)  # slot 1 is the transfer card
+    game = play(game, "2 c:1:8D")
+    assert game.table == [(Card.parse("6S"), None), (Card.parse("6D"), Card.parse("8D"))]
+    game = play(game, "2 c:0:8S")
+    assert game.to_act == 1  # all covered: the transferrer leads the throw-in
