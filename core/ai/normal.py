@@ -23,6 +23,9 @@ from core.state import Phase
 HIGH_TRUMP = TRUMP_BONUS + 7  # a trump nine or better is worth saving while the talon is long (measured)
 LOW_PLAIN = 100  # plain cards of any rank are thrown in (measured: more throw-ins beat fewer)
 LONG_TALON = 6
+TWIN_BONUS = 3  # lead value saved per other card of the same rank in hand (it can be thrown in later)
+SURE_TAKE_BONUS = 8  # lead value saved when card counting says the defender cannot beat the card
+DUMP_PLAIN = 100  # plain cards up to this value are added to a take while the talon lasts
 
 
 def decide(sit: Situation) -> Action:
@@ -45,9 +48,9 @@ def _lead(sit: Situation) -> Action:
         value = card_value(card, trump)
         score = value * 2
         twins = (hand & TABLE_RANKS[card] & ~(1 << card)).bit_count()
-        score -= 3 * twins
+        score -= TWIN_BONUS * twins
         if not can_beat & BEATERS[trump][card]:
-            score -= 8  # the defender cannot beat it: a sure take
+            score -= SURE_TAKE_BONUS  # the defender cannot beat it: a sure take
         if card & 3 == trump and sit.talon_size:
             score += 20
         if score < best_score:
@@ -134,6 +137,6 @@ def _add_to_take(sit: Situation) -> Action:
     card = options[0]
     if card & 3 == sit.trump:
         return ATTACKS[card] if sit.talon_size == 0 and sit.hand.bit_count() == 1 else PASS
-    if sit.talon_size == 0 or card_value(card, sit.trump) <= LOW_PLAIN:
+    if sit.talon_size == 0 or card_value(card, sit.trump) <= DUMP_PLAIN:
         return ATTACKS[card]
     return PASS

@@ -1,0 +1,47 @@
+"""Shared helpers for the AI tests: stacked decks and a seeded game loop that only hands out views."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from core import Card, Game, Settings, new_game
+from core.actions import Action
+from core.cards import CARDS, deck_ids
+from core.view import View
+
+Chooser = Callable[[View, list[tuple[int, str]]], Action]
+
+
+def stacked(settings: Settings, hands: Sequence[str], turned_up: str, talon: str = "") -> Game:
+    """A game whose seats hold ``hands`` ("7H 8C ...", seat 0 first), with ``turned_up`` under the talon;
+    ``talon`` gives the first cards to be drawn, the rest follow in deck order. Seat 0 is dealt first."""
+    n = len(hands)
+    held = [[Card.parse(c) for c in hand.split()] for hand in hands]
+    trump = Card.parse(turned_up)
+    front = [Card.parse(c) for c in talon.split()]
+    used = {c.id for hand in held for c in hand} | {trump.id} | {c.id for c in front}
+    rest = [CARDS[c] for c in deck_ids(settings.deck) if c not in used]
+    order = [held[i % n][i // n] for i in range(6 * n)] + [trump, *front, *rest]
+    return new_game(settings, [f"p{i}" for i in range(n)], deck=order)
+
+
+def play_out(game: Game, choosers: Sequence[Chooser], max_steps: int = 2000) -> tuple[Game, list[Action]]:
+    """Play to the end, giving each seat's chooser only its view and the public log."""
+    chosen: list[Action] = []
+    while not game.is_over and game.step < max_steps:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        action = choosers[seat](view, game.log)
+        assert action in view.legal_actions, (action, view.legal_actions)
+        chosen.append(action)
+        game = game.apply(seat, action)
+    return game, chosen
+
+
+def by_codes(game: Game, codes: str) -> Game:
+    """Apply "seat:code" steps such as ``"0:a:7H 1:t"`` (whoever's turn it says)."""
+    for step in codes.split():
+        seat, _, code = step.partition(":")
+        game = game.apply(int(seat), code)
+    return game

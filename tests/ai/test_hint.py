@@ -1,0 +1,62 @@
+"""`/hint` ranks every legal action with a chance of not being the durak."""
+
+from __future__ import annotations
+
+import random
+
+from core import Game, Settings, new_game
+from core.ai import hint
+
+
+def test_hint_gives_every_legal_action_once_with_a_probability_best_first() -> None:
+    game = new_game(Settings.from_words("transfer"), ["a", "b", "c"], seed=8)
+    for _ in range(3):
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        ranked = hint(view, game.log, seed=1)
+        assert sorted(a.code for a, _ in ranked) == sorted(a.code for a in view.legal_actions)
+        values = [p for _, p in ranked]
+        assert all(0.0 <= p <= 1.0 for p in values) and values == sorted(values, reverse=True)
+        game = game.apply(seat, ranked[0][0])
+
+
+def _brute_force_safe(game: Game, seat: int) -> bool:
+    """Plain minimax over the public API: can ``seat`` avoid being the durak?"""
+    if game.is_over:
+        return game.result is None or game.result.durak != seat
+    actor = game.to_act
+    assert actor is not None
+    outcomes = (_brute_force_safe(game.apply(actor, a), seat) for a in game.legal_actions(actor))
+    return any(outcomes) if actor == seat else all(outcomes)
+
+
+def _small_open_endgames() -> list[Game]:
+    """Positions from seeded games with an empty talon, two players and at most four cards each."""
+    found = []
+    for seed in range(40):
+        game = new_game(Settings.from_words("deck=24"), ["a", "b"], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            small = max(game.hand_size(0), game.hand_size(1)) <= 4
+            if not game.talon_size and small and len(game.legal_actions(seat)) > 1:
+                found.append(game)
+                break
+            game = game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return found
+
+
+def test_hint_in_an_open_endgame_is_exact() -> None:
+    positions = _small_open_endgames()
+    assert len(positions) >= 10
+    mixed = 0
+    for game in positions:
+        seat = game.to_act
+        assert seat is not None
+        ranked = hint(game.view(seat), game.log)
+        for action, value in ranked:
+            assert value == (1.0 if _brute_force_safe(game.apply(seat, action), seat) else 0.0), action
+        mixed += len({value for _, value in ranked}) > 1
+    assert mixed > 0, "no position where the choice mattered: the test proves little"
