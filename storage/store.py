@@ -16,6 +16,7 @@ next action) while stats stay exact: a stale member left behind fires for an old
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import Any, Protocol, TypeVar
 
@@ -104,15 +105,17 @@ class RedisGameStore:
     `round_trips` counts requests sent to Redis (a pipeline counts once), so a benchmark can report round
     trips per applied action."""
 
-    def __init__(self, redis: aioredis.Redis | RedisCluster) -> None:
+    def __init__(self, redis: aioredis.Redis | RedisCluster, *, call_timeout: float = 10.0) -> None:
         self.redis = redis
         self.cluster = isinstance(redis, RedisCluster)
         self.round_trips = 0
+        self.call_timeout = call_timeout  # a last resort: the client's own socket timeouts come first
 
     async def _roundtrip(self, request: Awaitable[T]) -> T:
         self.round_trips += 1
         try:
-            return await request
+            async with asyncio.timeout(self.call_timeout):
+                return await request
         except UNAVAILABLE as error:
             raise StoreUnavailable(f"Redis is unavailable: {error}") from error
         except AttributeError as error:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import subprocess
 import sys
 import threading
@@ -70,6 +71,39 @@ async def test_a_stopped_server_fails_calls_quickly_and_the_store_recovers(
     assert (await store.load(CHAT)).state == "lobby"
     assert await store.save(CHAT, 1, "game", ttl=900) == 2
     await client.aclose()
+
+
+@pytest.mark.redis_server
+async def test_a_frozen_server_times_out_quickly_and_the_store_recovers(
+    redis_server_factory: Factory,
+) -> None:
+    server = redis_server_factory()
+    assert server.process is not None
+    client = client_for_url(server.url)
+    store = RedisGameStore(client)
+    await store.save(CHAT, 0, "lobby", ttl=900)
+    server.process.send_signal(signal.SIGSTOP)  # accepts connections, never answers
+    try:
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable):
+            await store.load(CHAT)
+        assert time.monotonic() - started < 4.0
+    finally:
+        server.process.send_signal(signal.SIGCONT)
+    assert (await store.load(CHAT)).state == "lobby"
+    await client.aclose()
+
+
+async def test_a_store_call_never_outlasts_its_call_timeout() -> None:
+    class Hanging:
+        async def ping(self) -> None:
+            await asyncio.sleep(60)
+
+    store = RedisGameStore(Hanging(), call_timeout=0.2)  # type: ignore[arg-type]
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailable):
+        await store.ping()
+    assert time.monotonic() - started < 1.0
 
 
 async def test_a_wrong_socket_raises_store_unavailable_quickly(tmp_path: Path) -> None:
