@@ -248,13 +248,15 @@ class RedisGameStore:
         self, chat: ChatRef, words: str | None = None, lang: str | None = None
     ) -> None:
         """Change the chat's default /newgame words and/or language: None leaves a value, "" clears it."""
-        fields = {name: value for name, value in (("words", words), ("lang", lang)) if value is not None}
-        if not fields:
+        given = [(name, value) for name, value in (("words", words), ("lang", lang)) if value is not None]
+        if not given:
             return
+        to_set: dict[Any, Any] = {name: value for name, value in given if value}
+        to_clear = [name for name, value in given if not value]
         pipe = self.redis.pipeline()
-        if to_set := {name: value for name, value in fields.items() if value}:
+        if to_set:
             pipe.hset(k.meta_key(chat), mapping=to_set)
-        if to_clear := [name for name, value in fields.items() if not value]:
+        if to_clear:
             pipe.hdel(k.meta_key(chat), *to_clear)
         await self._roundtrip(pipe.execute())
 
@@ -265,7 +267,8 @@ class RedisGameStore:
         return [k.parse_timer_member(text(member)) for member in members]
 
     async def archived_game(self, game_id: str) -> str | None:
-        return text(await self._roundtrip(self.redis.get(k.archive_key(game_id))))
+        archived = text(await self._roundtrip(self.redis.get(k.archive_key(game_id))))
+        return None if archived is None else str(archived)
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
         """Move a chat's game, messages, settings and stats to a new id (Telegram group -> supergroup)."""
