@@ -23,6 +23,7 @@ from tests.core.invariants import (
     random_settings,
     universe,
 )
+from tests.core.referee import check_state, check_transition
 
 GAMES = 20_000
 CHUNKS = 10
@@ -50,14 +51,18 @@ def play_out(game: Game, rng: random.Random, level: int) -> Game:
                 if level == 2 or other == seat:
                     assert_legal_agrees_with_why_illegal(game, other, candidates)
             assert_illegal_actions_are_refused(game, rng, tries=3)
+            check_state(game)
         if exchange_on and rng.random() < 0.5:
             holder = game.exchange_holder()
             if holder is not None and holder != seat:
                 game = game.apply(holder, EXCHANGE)  # out of turn
                 assert_cards_accounted(game)
                 continue
-        game = game.apply(seat, rng.choice(legal))
+        action = rng.choice(legal)
+        before, game = game, game.apply(seat, action)
         assert_cards_accounted(game)
+        if level:
+            check_transition(before, seat, action, game)
     raise AssertionError(f"the game did not end within {MAX_ACTIONS} actions: {game!r}")
 
 
