@@ -45,6 +45,7 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
     rex.ClusterDownError,  # includes MasterDownError
     rex.TryAgainError,
     rex.ReadOnlyError,  # a replica during a failover
+    rex.OutOfMemoryError,  # maxmemory reached: nothing can be saved until an operator acts
     rex.SlotNotCoveredError,
     OSError,
     TimeoutError,

@@ -17,7 +17,7 @@ from fakeredis.aioredis import FakeRedis
 
 from storage import connect
 from storage.connect import client_for_url, open_store
-from storage.embedded import RedisServer
+from storage.embedded import RedisServer, socket_path_for
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
 from storage.models import GameOutcome, PlayerOutcome, PlayerStats
@@ -238,3 +238,23 @@ async def test_a_killed_bot_takes_its_embedded_server_down_and_the_game_survives
         assert (await store.load(ChatRef("tg", "1"))).state == "saved before the kill"
     finally:
         await close()
+
+
+@pytest.mark.redis_server
+async def test_the_embedded_default_reuses_a_server_already_on_its_socket(
+    redis_server_factory: Factory,
+) -> None:
+    server = redis_server_factory("data")
+    store, close = await open_store(None, server.data_dir)
+    assert await store.save(CHAT, 0, "lobby", ttl=900) == 1
+    await close()
+    assert server.answers()  # not ours to stop
+
+
+def test_a_data_dir_too_deep_for_a_unix_socket_gets_a_short_stable_socket_path(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    assert len(str(deep / "redis.sock")) > 107
+    path = socket_path_for(deep)
+    assert len(str(path)) <= 100 and path == socket_path_for(deep)
+    assert path != socket_path_for(tmp_path / ("d" * 60) / ("f" * 60))
+    assert socket_path_for(tmp_path) == tmp_path.resolve() / "redis.sock"
