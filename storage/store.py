@@ -83,6 +83,8 @@ class GameStore(Protocol):
 
     async def claim_due_timers(self, now: float, limit: int = 100) -> list[tuple[ChatRef, int]]: ...
 
+    async def requeue_timer(self, chat: ChatRef, version: int, due: float) -> None: ...
+
     async def archived_game(self, game_id: str) -> str | None: ...
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None: ...
@@ -266,6 +268,11 @@ class RedisGameStore:
         that the chat is at that version (a newer save replaces the member, but a claim may race a save)."""
         members = await self._script(CLAIM_TIMERS, [k.TIMERS], [repr(float(now)), limit])
         return [k.parse_timer_member(text(member)) for member in members]
+
+    async def requeue_timer(self, chat: ChatRef, version: int, due: float) -> None:
+        """Put back a claimed deadline whose handling failed (e.g. Redis went away mid-way), to fire at `due`.
+        Harmless if the chat has moved on: a deadline for an old version does nothing when it fires."""
+        await self._roundtrip(self.redis.zadd(k.TIMERS, {k.timer_member(chat, version): due}, nx=True))
 
     async def archived_game(self, game_id: str) -> str | None:
         archived = text(await self._roundtrip(self.redis.get(k.archive_key(game_id))))

@@ -205,6 +205,16 @@ async def test_a_timer_claimed_by_many_workers_at_once_fires_once(store: RedisGa
     assert sorted(fired) == sorted((ChatRef("tg", str(n)), 1) for n in range(20))
 
 
+async def test_a_requeued_timer_fires_again_once(store: RedisGameStore) -> None:
+    await store.save(CHAT, 0, "turn", ttl=GAME_TTL, deadline=100.0)
+    assert await store.claim_due_timers(150.0) == [(CHAT, 1)]
+    await store.requeue_timer(CHAT, 1, 160.0)  # handling failed; try again a bit later
+    await store.requeue_timer(CHAT, 1, 170.0)  # a second requeue keeps the first due time
+    assert await store.claim_due_timers(155.0) == []
+    assert await store.claim_due_timers(165.0) == [(CHAT, 1)]
+    assert await store.claim_due_timers(1e12) == []
+
+
 async def test_load_then_save_is_two_round_trips(store: RedisGameStore) -> None:
     """On a cluster the timer index and archive take one more (see RedisGameStore's docstring)."""
     extra = 1 if store.cluster else 0
