@@ -10,8 +10,9 @@ in other slots, and a script may only touch one slot. There the save script does
 version, stats, and the chat's own record of which version has a deadline) and a second pipeline moves the
 chat's member in `durak:timers` and writes the archive. We chose this over per-chat timer sets because the
 timer claim must stay one atomic pop over one sorted set. The cost: 2 round trips per save on a cluster
-instead of 1, and if a process dies between the two steps that one deadline is lost (its turn waits for the
-next action) while stats stay exact: a stale member left behind fires for an old version and does nothing.
+instead of 1, and if a process dies between the two steps that one deadline (its turn waits for the next
+action) or that one archive entry is lost, while stats stay exact: a stale member left behind fires for an old
+version and does nothing.
 """
 
 from __future__ import annotations
