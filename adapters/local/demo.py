@@ -20,7 +20,7 @@ from adapters.local.text import message_text, payload_buttons
 from bot import payloads
 from bot.ai_seats import choose_ai_action
 from bot.context import ServiceConfig
-from bot.effects import Effect, Notice, Reply, ShowHand, ShowTable
+from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
 from bot.service import GameService
 from bot.session import ChatSession, Playing
@@ -99,6 +99,10 @@ async def play_demo(store: RedisGameStore, options: DemoOptions, out: TextIO) ->
         join = find_button(lobby, payloads.JOIN)
         assert join is not None
         effects = await service.handle(Press(PLATFORM, user, join.payload))
+        refused = [e.text for e in effects if isinstance(e, Alert) and e.show_alert]
+        if refused:
+            out.write(f"{user.name}: {refused[0]}\n")
+            return 2
         lobby = next((e.message for e in effects if isinstance(e, ShowTable)), lobby)
     start = find_button(lobby, payloads.START)
     assert start is not None

@@ -25,6 +25,8 @@ from storage.keys import ChatRef
 from storage.store import GameStore
 
 LOCAL_CHAT = ChatRef(PLATFORM, CHAT_ID)
+YES_WORDS = ("y", "yes", "д", "да", "s", "si", "sì")
+NO_WORDS = ("n", "no", "н", "нет")
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class TerminalGame:
                 return 0
             await self.after_game()
             answer = await self.ask(_("Play again? [y/N]"))
-            if (answer or "").strip().lower() not in ("y", "yes", "д", "да", "s", "si", "sì"):
+            if (answer or "").strip().lower() not in YES_WORDS:
                 return 0
             if not await self.rematch():
                 return 1
@@ -110,7 +112,7 @@ class TerminalGame:
         answer = await self.ask(_("A game is in progress here. Continue it? [Y/n]"))
         if answer is None:
             return True  # no input at all: the game stays as it is, and the loop below will leave
-        if answer.strip().lower() in ("", "y", "yes", "д", "да", "s", "si", "sì"):
+        if answer.strip().lower() not in NO_WORDS:  # only a clear "no" throws a game away
             self.screen.draw()
             return True
         effects = await self.command("cancel")
@@ -226,6 +228,7 @@ def help_text(tr: Translator) -> str:
             _(
                 "Commands: /rules, /stats, /leave (surrender), /cancel (end the game), q (quit, keep the game)."
             ),
+            _("/hint: how each of your moves is likely to end."),
         ]
     )
 

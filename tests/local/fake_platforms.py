@@ -1,0 +1,25 @@
+"""Stand-ins for adapters.telegram.app / adapters.discord.app: they record how `durak-bot run` starts them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.effects import Effect
+from bot.inputs import TimerDue
+from bot.timers import DELIVERIES
+
+started: list[tuple[str, Any, Any, Any]] = []
+
+
+async def deliver(due: TimerDue, effects: list[Effect]) -> None:
+    pass
+
+
+async def run_telegram(config: Any, service: Any, store: Any) -> None:
+    DELIVERIES.register("tg", deliver)
+    await store.ping()
+    started.append(("telegram", config, service, store))
+
+
+def run_discord(config: Any, service: Any, store: Any) -> None:
+    started.append(("discord", config, service, store))

@@ -1,0 +1,67 @@
+"""`durak-bot run` starts every platform whose token is set, in one process, on one service and store, and
+names a platform whose code is missing instead of failing with an import traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import main as cli
+from tests.local import fake_platforms
+
+
+@pytest.fixture
+def bot_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name in ("REDIS_URL", "WEBHOOK_URL", "TELEGRAM_TOKEN", "DISCORD_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+def test_both_tokens_start_both_platforms_on_one_service_and_store(
+    bot_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("DISCORD_TOKEN", "xyz")
+    here = "tests.local.fake_platforms"
+    monkeypatch.setattr(
+        cli, "PLATFORM_MODULES", {"telegram": (here, "run_telegram"), "discord": (here, "run_discord")}
+    )
+    fake_platforms.started.clear()
+    assert cli.main(["run"]) == 0
+    names = [name for name, *_ in fake_platforms.started]
+    assert sorted(names) == ["discord", "telegram"]
+    (_, config, service_a, store_a), (_, _, service_b, store_b) = fake_platforms.started
+    assert service_a is service_b and store_a is store_b
+    assert config.telegram_token == "123:abc" and "123:abc" not in repr(config)
+
+
+def test_a_platform_whose_module_is_missing_is_named(
+    bot_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setattr(cli, "PLATFORM_MODULES", {"telegram": ("adapters.nowhere.app", "run_telegram")})
+    assert cli.main(["run"]) == 2
+    assert (
+        "Telegram support is missing from this installation: no module adapters.nowhere.app"
+        in capsys.readouterr().err
+    )
+
+
+def test_webhook_mode_needs_a_webhook_url(
+    bot_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setattr(cli, "PLATFORM_MODULES", {"telegram": ("tests.local.fake_platforms", "run_telegram")})
+    assert cli.main(["run", "--webhook"]) == 2
+    assert "--webhook needs WEBHOOK_URL" in capsys.readouterr().err
+
+
+def test_blank_tokens_in_a_copied_env_file_count_as_unset(
+    bot_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (bot_env / ".env").write_text("TELEGRAM_TOKEN=\nDISCORD_TOKEN=   \n")
+    assert cli.main(["run"]) == 2
+    assert "Nothing to serve" in capsys.readouterr().err
