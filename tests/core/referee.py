@@ -8,6 +8,7 @@ the limit and who attacks next are all recomputed here from the rules text.
 from __future__ import annotations
 
 from core import Action, Card, Game, Kind, Phase
+from core.cards import CARDS
 
 RANKS = "23456789TJQKA"
 
@@ -83,8 +84,9 @@ def check_state(game: Game) -> None:
             assert all(game.hand_size(s) >= 6 for s in range(len(game.players)))
 
 
-def check_transition(before: Game, seat: int, action: Action, after: Game) -> None:
-    """What one action may do, and how a bout ends (RULES.md "A bout", "Transfer mode", "Refill")."""
+def check_transition(before: Game, seat: int, action: Action, after: Game, opener: int) -> None:
+    """What one action may do, and how a bout ends (RULES.md "A bout", "Transfer mode", "Refill");
+    ``opener`` is the seat that opened the bout (it draws first)."""
     view = before.view(None)
     table = before.table
     kind = action.kind
@@ -124,3 +126,22 @@ def check_transition(before: Game, seat: int, action: Action, after: Game) -> No
         assert after.discard_size == before.discard_size + len(bout_cards)
         expected = defender if after.hand_size(defender) else next_active(after, defender)
     assert after.view(None).attacker == expected, f"{expected} should attack next"
+    check_refill(before, seat, card, after, opener, bout_cards if taken else set())
+
+
+def check_refill(
+    before: Game, seat: int, card: Card | None, after: Game, opener: int, picked_up: set[Card]
+) -> None:
+    """The opener draws first, then the others clockwise, the final defender last, each up to six, in talon
+    order (the turned-up trump last)."""
+    n = len(before.players)
+    defender = before.view(None).defender
+    hands = [set(before.hand(s)) for s in range(n)]
+    hands[seat].discard(card)  # type: ignore[arg-type]
+    hands[defender] |= picked_up
+    talon = [CARDS[c] for c in before.talon]  # the talon's order is hidden from the public API
+    order = [(opener + k) % n for k in range(n)]
+    for drawer in [s for s in order if s != defender and s not in before.out] + [defender]:
+        while len(hands[drawer]) < 6 and talon:
+            hands[drawer].add(talon.pop(0))
+    assert [set(after.hand(s)) for s in range(n)] == hands, "refill order"

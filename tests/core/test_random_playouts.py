@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import Action, Game, Settings, new_game
+from core import Action, Game, Phase, Settings, new_game
 from core.actions import EXCHANGE, SURRENDER
 from tests.core.invariants import (
     MAX_ACTIONS,
@@ -38,8 +38,11 @@ def play_out(game: Game, rng: random.Random, level: int) -> Game:
     everything = universe(game.settings.deck)
     seats = range(len(game.players))
     assert_cards_accounted(game)
+    opener = game.to_act
     for _ in range(MAX_ACTIONS):
         seat = game.to_act
+        if game.phase is Phase.ATTACK:
+            opener = seat
         legal = game.legal_actions(seat) if seat is not None else []
         assert_turn_is_sound(game, legal)
         if game.is_over:
@@ -62,7 +65,7 @@ def play_out(game: Game, rng: random.Random, level: int) -> Game:
         before, game = game, game.apply(seat, action)
         assert_cards_accounted(game)
         if level:
-            check_transition(before, seat, action, game)
+            check_transition(before, seat, action, game, opener)
     raise AssertionError(f"the game did not end within {MAX_ACTIONS} actions: {game!r}")
 
 
