@@ -130,6 +130,17 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+async def open_store_or_explain(redis_url: str | None, data_dir: Path) -> tuple[Any, Any] | None:
+    """The store and its close function; None (after saying why) when the embedded Redis cannot start."""
+    from storage.connect import open_store
+
+    try:
+        return await open_store(redis_url, data_dir)
+    except (OSError, RuntimeError) as error:
+        print(f"Could not start the embedded Redis in {data_dir}: {error}", file=sys.stderr)
+        return None
+
+
 # ---- play ---------------------------------------------------------------------------------------------
 
 
@@ -141,10 +152,12 @@ async def play(config: BotConfig, args: argparse.Namespace) -> int:
     from bot.inputs import User
     from bot.service import GameService
     from core.deal import new_seed
-    from storage.connect import open_store
 
     seed = args.seed
-    store, close = await open_store(None, local_data_dir(config))
+    opened = await open_store_or_explain(None, local_data_dir(config))
+    if opened is None:
+        return 1
+    store, close = opened
     try:
         service = GameService(
             store,
@@ -211,8 +224,6 @@ def config_problems(config: BotConfig, webhook: bool) -> list[str]:
 
 
 async def run(config: BotConfig, args: argparse.Namespace) -> int:
-    from storage.connect import open_store
-
     problems = config_problems(config, args.webhook)
     runners: dict[str, Callable[..., Any]] = {}
     for name in config.platforms:
@@ -227,7 +238,10 @@ async def run(config: BotConfig, args: argparse.Namespace) -> int:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
-    store, close = await open_store(config.redis_url, config.data_dir)
+    opened = await open_store_or_explain(config.redis_url, config.data_dir)
+    if opened is None:
+        return 1
+    store, close = opened
     try:
         if args.check:
             return await check(config, store)
@@ -302,14 +316,16 @@ async def as_awaitable(result: Any) -> Any:
 
 async def replay(config: BotConfig, args: argparse.Namespace) -> int:
     from adapters.local.replay import ArchiveError, print_replay
-    from storage.connect import open_store
     from storage.errors import StoreUnavailable
 
     places = [(config.redis_url, config.data_dir), (None, local_data_dir(config))]
     for redis_url, data_dir in places:
         if redis_url is None and not data_dir.exists():
             continue
-        store, close = await open_store(redis_url, data_dir)
+        opened = await open_store_or_explain(redis_url, data_dir)
+        if opened is None:
+            return 1
+        store, close = opened
         try:
             archived = await store.archived_game(args.game_id)
         except StoreUnavailable as error:
