@@ -1,0 +1,167 @@
+"""Wiring, in one place: the PTB `Application`, the handlers, the delivery queue, commands and transport.
+
+Nothing happens at import time. `durak-bot run` calls `run_telegram(config, service, store)`; it registers
+this adapter's delivery with the process's turn-timer loop (`bot.timers.DELIVERIES`), so deadlines' effects
+go through the same paced queue as everything else. Long polling by default; with ``WEBHOOK_URL`` set,
+Telegram calls us instead and every request must carry the secret token (``WEBHOOK_SECRET``, or a random
+one chosen at start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from telegram import BotCommand
+from telegram.ext import Application, ApplicationBuilder
+
+from adapters.telegram.delivery import Delivery
+from adapters.telegram.handlers import Handlers
+from adapters.telegram.memory import PLATFORM, ChatMemory
+from adapters.telegram.pacing import Clock, Limits
+from bot.config import BotConfig
+from bot.effects import Effect
+from bot.i18n import translator
+from bot.inputs import TimerDue
+from bot.service import GameService
+from bot.timers import DELIVERIES, run_timers
+from storage.store import GameStore
+
+log = logging.getLogger("durak.telegram")
+
+ALLOWED_UPDATES = ["message", "callback_query"]
+COMMAND_LANGUAGES = ("", "ru", "it")  # "" is every other language: English
+
+
+def bot_commands(lang: str) -> list[BotCommand]:
+    """The command menu; the descriptions are /help's, so they share its translations."""
+    _ = translator(lang or "en")._
+    return [
+        BotCommand("newgame", _("open a lobby, e.g. /newgame transfer neighbours")),
+        BotCommand("join", _("join the open lobby")),
+        BotCommand("leave", _("leave the lobby; during a game: surrender")),
+        BotCommand("start", _("start the game")),
+        BotCommand("cancel", _("close the lobby or stop the game (creator or admin)")),
+        BotCommand("rules", _("the rules in force")),
+        BotCommand("settings", _("this chat's default rules and language (admins)")),
+        BotCommand("stats", _("the leaderboard of this chat")),
+        BotCommand("hint", _("a suggestion for your move (private chat)")),
+        BotCommand("help", _("how to play and all commands")),
+    ]
+
+
+class TelegramBot:
+    """One bot: its PTB application and our delivery queue, started and stopped together."""
+
+    def __init__(
+        self,
+        config: BotConfig,
+        service: GameService,
+        store: GameStore,
+        clock: Clock | None = None,
+        limits: Limits | None = None,
+    ) -> None:
+        if not config.telegram_token:
+            raise ValueError("TELEGRAM_TOKEN is not set")
+        self.config, self.service, self.store = config, service, store
+        api = config.telegram_api_url.rstrip("/")
+        self.application: Application = (  # type: ignore[type-arg]
+            ApplicationBuilder()
+            .token(config.telegram_token)
+            .base_url(f"{api}/bot")
+            .base_file_url(f"{api}/file/bot")
+            .concurrent_updates(False)  # one update at a time: effects are queued in the order they happened
+            .build()
+        )
+        self.memory = ChatMemory(store)
+        self.delivery = Delivery(self.application.bot, self.memory, clock, limits)
+        self.handlers = Handlers(service, store, self.memory, self.delivery)
+        self.delivery.migrate = self.handlers.migrate
+        self.handlers.register(self.application)
+        self.application.bot_data["durak"] = self
+        self._stop_timers = asyncio.Event()
+        self._timers: asyncio.Task[None] | None = None
+        self.webhook_secret = ""
+
+    async def deliver_timer_effects(self, due: TimerDue, effects: list[Effect]) -> None:
+        self.delivery.submit(effects)
+
+    async def start(
+        self,
+        webhook: bool | None = None,
+        listen: str = "0.0.0.0",
+        own_timer_loop: bool = False,
+        timer_poll: float = 0.25,
+        timer_clock: Callable[[], float] = time.time,
+    ) -> None:
+        """Connect (getMe), publish the command menu, then poll or serve the webhook.
+
+        ``own_timer_loop``: run a turn-timer loop here (tests, or a process serving only Telegram without
+        `bot.main`); otherwise register with the process's loop."""
+        application = self.application
+        await application.initialize()
+        self.delivery.bot_username = application.bot.username
+        await self.publish_commands()
+        await application.start()
+        assert application.updater is not None
+        use_webhook = bool(self.config.webhook_url) if webhook is None else webhook
+        if use_webhook:
+            url = self.config.webhook_url or ""
+            self.webhook_secret = self.config.webhook_secret or secrets.token_urlsafe(32)
+            await application.updater.start_webhook(
+                listen=listen,
+                port=self.config.port,
+                url_path=urlsplit(url).path.lstrip("/"),
+                webhook_url=url,
+                secret_token=self.webhook_secret,
+                allowed_updates=ALLOWED_UPDATES,
+            )
+            log.info("Telegram: webhook %s (listening on %s:%d)", url, listen, self.config.port)
+        else:
+            await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+            log.info("Telegram: long polling as @%s", application.bot.username)
+        if own_timer_loop:
+            self._timers = asyncio.create_task(
+                run_timers(
+                    self.service, self.store, self._stop_timers, self.deliver_timer_effects, timer_poll
+                )
+            )
+        else:
+            DELIVERIES.register(PLATFORM, self.deliver_timer_effects)
+
+    async def publish_commands(self) -> None:
+        for lang in COMMAND_LANGUAGES:
+            await self.application.bot.set_my_commands(bot_commands(lang), language_code=lang or None)
+
+    async def stop(self) -> None:
+        application = self.application
+        self._stop_timers.set()
+        if self._timers is not None:
+            await asyncio.wait_for(self._timers, timeout=5)
+        if application.updater is not None and application.updater.running:
+            await application.updater.stop()
+        await self.delivery.close()
+        if application.running:
+            await application.stop()
+        await application.shutdown()
+
+
+def build_application(config: BotConfig, service: GameService, store: GameStore) -> Application:  # type: ignore[type-arg]
+    """The configured PTB application (handlers registered); its `bot_data["durak"]` is the `TelegramBot`."""
+    return TelegramBot(config, service, store).application
+
+
+async def run_telegram(config: BotConfig, service: GameService, store: GameStore) -> None:
+    """Serve Telegram until cancelled (`bot.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
+    open long poll is dropped, queued messages get a few seconds to go out."""
+    bot = TelegramBot(config, service, store)
+    await bot.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        log.info("Telegram: stopping")
+        await bot.stop()

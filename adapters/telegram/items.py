@@ -1,0 +1,80 @@
+"""What the delivery queue holds: one Telegram-side job per effect, and the rule for merging them.
+
+The service speaks of its own chat ids ("home": the group whose game it is); an item also says which
+Telegram chat it goes to (a group, or a player's private chat) and which stored message it replaces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from adapters.telegram.render import Rendered
+from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShowTable
+
+TABLE, HAND, POST = "table", "hand", "post"
+GAME_THREAD = -1  # "post in the topic the game lives in"
+
+
+@dataclass(frozen=True)
+class Item:
+    kind: str  # TABLE (edit the group's one table message), HAND (a player's one hand message), POST
+    chat: int  # the Telegram chat it goes to
+    home: str  # the service's chat id: whose stored message ids (and game) this belongs to
+    message: Message | Rendered
+    game_id: str = ""
+    new_message: bool = False
+    user_id: str = ""  # HAND: whose hand
+    thread: int | None = GAME_THREAD  # POST in a group: a forum topic, None for none, or the game's topic
+    private: bool = False  # POST to a player's private chat: a closed chat is not worth a group message
+
+    @property
+    def key(self) -> str:
+        """The name of the message id in the chat's stored ids."""
+        return "table" if self.kind == TABLE else f"hand:{self.user_id}"
+
+    def moved(self, old: str, new: str) -> Item:
+        """The same job after the group ``old`` became the supergroup ``new``."""
+        if self.home != old:
+            return self
+        chat = int(new) if self.chat == int(old) else self.chat
+        return replace(self, home=new, chat=chat)
+
+
+def items_for(effects: list[Effect], reply_thread: int | None = GAME_THREAD) -> list[Item]:
+    """Queue jobs for the effects in order; alerts are the handlers' business (answerCallbackQuery)."""
+    items: list[Item] = []
+    for effect in effects:
+        if isinstance(effect, ShowTable):
+            items.append(
+                Item(TABLE, int(effect.chat), effect.chat, effect.message, effect.game_id, effect.new_message)
+            )
+        elif isinstance(effect, ShowHand):
+            items.append(
+                Item(
+                    HAND,
+                    int(effect.user_id),
+                    effect.chat,
+                    effect.message,
+                    effect.game_id,
+                    effect.new_message,
+                    user_id=effect.user_id,
+                )
+            )
+        elif isinstance(effect, Notice):
+            items.append(Item(POST, int(effect.chat), effect.chat, effect.message))
+        elif isinstance(effect, Reply):
+            if effect.private and effect.user_id:
+                items.append(Item(POST, int(effect.user_id), effect.chat, effect.message, private=True))
+            else:
+                items.append(Item(POST, int(effect.chat), effect.chat, effect.message, thread=reply_thread))
+    return items
+
+
+def merged(queued: Item, newer: Item) -> Item | None:
+    """Two updates of one table (or one hand) in a row: only the newer is worth sending. It still opens a
+    new message if either asked for one (a new lobby, then its first join)."""
+    if queued.kind != newer.kind or queued.kind == POST:
+        return None
+    if (queued.chat, queued.home, queued.user_id) != (newer.chat, newer.home, newer.user_id):
+        return None
+    return replace(newer, new_message=queued.new_message or newer.new_message)

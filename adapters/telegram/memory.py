@@ -1,0 +1,93 @@
+"""What the adapter remembers per chat: the ids of the messages it edits, the forum topic, the language.
+
+The ids live in the store (`set_messages`, expiring with the chat's game) so a restarted bot keeps editing
+the same table and hand messages; this class caches them and writes through. It also remembers, in memory
+only, which groups became supergroups (buttons drawn before carry the old id) and the names of users seen.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from storage.errors import StoreUnavailable
+from storage.keys import ChatRef
+from storage.store import GameStore
+
+log = logging.getLogger("durak.telegram")
+
+PLATFORM = "tg"
+THREAD = "thread"
+
+
+def ref(chat: str) -> ChatRef:
+    return ChatRef(PLATFORM, chat)
+
+
+def split_id(value: str | None) -> tuple[str, int] | None:
+    """A stored ``"<game id>:<message id>"``."""
+    if not value:
+        return None
+    game_id, _, message_id = value.rpartition(":")
+    return (game_id, int(message_id)) if message_id.isdigit() else None
+
+
+class ChatMemory:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.ids: dict[str, dict[str, str]] = {}
+        self.langs: dict[str, str | None] = {}
+        self.names: dict[str, str] = {}  # user id -> full name, from updates
+        self.user_langs: dict[str, str] = {}
+        self.migrated: dict[str, str] = {}  # old group id -> supergroup id
+
+    def current(self, chat: str) -> str:
+        """The chat's id now (a migrated group's supergroup)."""
+        seen: set[str] = set()
+        while chat in self.migrated and chat not in seen:
+            seen.add(chat)
+            chat = self.migrated[chat]
+        return chat
+
+    async def load(self, chat: str) -> dict[str, str]:
+        if chat not in self.ids:
+            try:
+                record = await self.store.load(ref(chat))
+            except StoreUnavailable as error:
+                log.warning("message ids of %s unavailable: %s", chat, error)
+                return {}
+            self.ids[chat] = dict(record.messages)
+            self.langs[chat] = record.lang
+        return self.ids[chat]
+
+    async def remember(self, chat: str, updates: dict[str, str | None]) -> None:
+        ids = self.ids.setdefault(chat, {})
+        for name, value in updates.items():
+            if value is None:
+                ids.pop(name, None)
+            else:
+                ids[name] = value
+        try:
+            await self.store.set_messages(ref(chat), updates)
+        except StoreUnavailable as error:
+            log.warning("could not store message ids of %s: %s", chat, error)
+
+    def message_id(self, chat: str, name: str) -> tuple[str, int] | None:
+        return split_id(self.ids.get(chat, {}).get(name))
+
+    def thread(self, chat: str) -> int | None:
+        value = self.ids.get(chat, {}).get(THREAD, "")
+        return int(value) if value.isdigit() else None
+
+    async def set_thread(self, chat: str, thread: int | None) -> None:
+        """The forum topic a new lobby was opened in: the game's public messages go there."""
+        await self.load(chat)
+        if self.thread(chat) != thread:
+            await self.remember(chat, {THREAD: str(thread) if thread else None})
+
+    def forget(self, chat: str) -> None:
+        self.ids.pop(chat, None)
+        self.langs.pop(chat, None)
+
+    def saw_user(self, user_id: str, name: str, lang: str) -> None:
+        self.names[user_id] = name
+        self.user_langs[user_id] = lang

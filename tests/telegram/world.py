@@ -1,0 +1,205 @@
+"""The bot under test against the fake Telegram: start it, let simulated people act, wait until it settled.
+
+`World.settle()` waits until the bot has handled every update the fake queued and its delivery queues are
+empty, so a test acts like people who read the screen before tapping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import re
+import socket
+import time
+from typing import Any
+
+from telegram import Update
+from telegram.ext import TypeHandler
+
+from adapters.telegram.app import TelegramBot
+from bot.config import BotConfig
+from bot.context import ServiceConfig
+from bot.service import GameService
+from bot.session import ChatSession, Finished, Playing
+from core import Action, Kind, Settings, new_game
+from core.cards import Card
+from storage.keys import ChatRef
+from storage.store import RedisGameStore
+from tests.fakes.telegram_api import Clock, FakeTelegram
+from tests.fakes.telegram_model import FakeChat, FakeUser, StoredMessage
+
+SPEED = 1000  # virtual seconds per real second: a minute of Telegram's limits in 60 ms
+CARD_RE = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class World:
+    def __init__(
+        self, fake: FakeTelegram, redis: Any, webhook: bool = False, speed: float = SPEED, seed: int = 7
+    ) -> None:
+        self.fake = fake
+        fake.clock = Clock(speed=speed)
+        self.store = RedisGameStore(redis)
+        self.offset = 0.0  # seconds added to the service's clock (turn timers)
+        ids = (f"g{n}" for n in itertools.count(1))
+        seeds = itertools.count(seed)
+        self.service = GameService(
+            self.store,
+            ServiceConfig(ai_delay=0),
+            clock=self.service_now,
+            new_id=lambda: next(ids),
+            seed_source=lambda: next(seeds),
+        )
+        self.webhook = webhook
+        port = free_port()
+        self.config = BotConfig(
+            _env_file=None,  # type: ignore[call-arg]
+            telegram_token=fake.token,
+            telegram_api_url=fake.base_url,
+            webhook_url=f"http://127.0.0.1:{port}/telegram-hook" if webhook else None,
+            port=port,
+            webhook_secret="test-secret_1",
+        )
+        self.bot = TelegramBot(self.config, self.service, self.store, clock=fake.clock)
+        self.handled: set[int] = set()
+        self.bot.application.add_handler(TypeHandler(Update, self._handled), group=99)
+        self.rng = random.Random(seed)
+        self.started = False
+
+    def service_now(self) -> float:
+        return time.time() + self.offset
+
+    async def _handled(self, update: Update, context: object) -> None:
+        self.handled.add(update.update_id)
+
+    async def start(self) -> None:
+        await self.bot.start(
+            webhook=self.webhook,
+            listen="127.0.0.1",
+            own_timer_loop=True,
+            timer_poll=0.02,
+            timer_clock=self.service_now,
+        )
+        self.started = True
+
+    async def stop(self) -> None:
+        if self.started:
+            self.started = False
+            await self.bot.stop()
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Every queued update handled and every resulting message sent."""
+        wanted = set(self.fake.all_updates)
+        deadline = time.monotonic() + timeout
+        while not wanted <= self.handled:
+            assert time.monotonic() < deadline, f"the bot did not handle updates {wanted - self.handled}"
+            await asyncio.sleep(0.001)
+        await self.bot.delivery.wait_idle(timeout)
+
+    # ---- people -----------------------------------------------------------------------------------
+
+    def person(self, name: str, started: bool = True, **options: Any) -> FakeUser:
+        user = self.fake.add_user(name, **options)
+        if started:
+            self.fake.user_starts(user)
+        return user
+
+    async def say(
+        self, chat: FakeChat | FakeUser, user: FakeUser, text: str, thread: int | None = None
+    ) -> None:
+        self.fake.user_sends(chat, user, text, thread_id=thread)
+        await self.settle()
+
+    async def tap(self, chat: FakeChat | FakeUser, message: StoredMessage, user: FakeUser, label: str) -> Any:
+        """Tap a button by its label (a URL button follows the deep link); returns the answer if any."""
+        result = self.fake.press_button(chat, message.message_id, user, label)
+        await self.settle()
+        if isinstance(result, str):
+            return self.fake.callback_answers[result]
+        return None
+
+    def newest(self, chat: FakeChat | FakeUser, containing: str = "") -> StoredMessage:
+        found = [m for m in self.fake.bot_messages(chat) if containing in m.text]
+        assert found, f"no bot message containing {containing!r} in chat {chat.id}"
+        return found[-1]
+
+    def hand(self, user: FakeUser) -> StoredMessage | None:
+        """The player's newest hand message: the last private message with move buttons."""
+        for message in reversed(self.fake.bot_messages(user)):
+            if message.buttons() and any("callback_data" in b for b in message.buttons()):
+                return message
+        return None
+
+    async def session(self, chat: FakeChat) -> ChatSession | None:
+        record = await self.store.load(ChatRef("tg", str(chat.id)))
+        return ChatSession.decode(record.state) if record.state else None
+
+    async def play_to_end(self, chat: FakeChat, players: list[FakeUser], max_moves: int = 1500) -> int:
+        """People tap a random move button in their private chats until the game is over."""
+        for moves in range(max_moves):
+            session = await self.session(chat)
+            if session is not None and isinstance(session.header, Finished):
+                return moves
+            assert session is not None and isinstance(session.header, Playing), "the game vanished"
+            choices = [
+                (player, message, button)
+                for player in players
+                if (message := self.hand(player)) is not None
+                for button in message.buttons()
+                if "callback_data" in button
+            ]
+            assert choices, "nobody has a move button, but the game is running"
+            player, message, button = self.rng.choice(choices)
+            query = self.fake.user_presses(player, message.message_id, player, button["callback_data"])
+            answer = await self.fake.wait_for_answer(query)
+            assert not answer.show_alert, f"{player.first_name} tapped {button['text']}: {answer.text}"
+            await self.settle()
+        raise AssertionError(f"no result after {max_moves} moves")
+
+    # ---- what every run must respect -----------------------------------------------------------------
+
+    async def public_cards(self, game_id: str) -> set[str]:
+        """Every card the table ever showed, from the archived game: played, covered, transferred, the
+        turned-up trump and a trump swapped for it."""
+        archived = await self.store.archived_game(game_id)
+        assert archived is not None, f"game {game_id} was not archived"
+        data = json.loads(archived)
+        game = new_game(
+            Settings.from_words(data["words"]),
+            data["players"],
+            seed=data["seed"],
+            deck=[Card.parse(c) for c in data["deck"]] if data["deck"] else None,
+            dealer=data["dealer"],
+            last_durak=data["last_durak"],
+        )
+        public = {game.view(None).deal_trump_card.symbol}
+        for seat, code in data["log"]:
+            action = Action.parse(code)
+            before = game.view(seat).hand
+            game = game.apply(seat, action)
+            if action.card is not None:
+                public.add(action.card.symbol)
+            if action.kind is Kind.EXCHANGE:
+                public.update(card.symbol for card in set(before) - set(game.view(seat).hand))
+        return public
+
+    async def check_rules(self, group: FakeChat, game_ids: list[str]) -> None:
+        """No hand card in the group, within 20 messages a minute, no Bad Request, every press answered."""
+        public: set[str] = set()
+        for game_id in game_ids:
+            public |= await self.public_cards(game_id)
+        shown = {"".join(match) for text in self.fake.group_texts(group) for match in CARD_RE.findall(text)}
+        assert shown <= public, f"the group saw cards nobody played: {sorted(shown - public)}"
+        assert self.fake.max_group_messages_per_minute(group) <= 20
+        self.fake.assert_no_bad_requests()
+        assert self.fake.unanswered_queries() == []
+        assert self.fake.invalid_deep_links == []
+        assert all(answer.delay < 1.0 for answer in self.fake.callback_answers.values())
