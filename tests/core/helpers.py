@@ -15,10 +15,6 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(word) for word in text.split()]
 
 
-def card_set(text: str) -> set[Card]:
-    return set(cards(text))
-
-
 def stack(
     hands: Sequence[Sequence[str] | str],
     trump: str | None = None,
@@ -30,8 +26,9 @@ def stack(
     ``talon`` on top of the talon in drawing order.
 
     Hands shorter than six are completed, and the rest of the talon is filled, with the unused cards of the
-    deck highest first (scenarios mostly play low cards), so the same arguments always give the same deck. With ``trump=None`` and a deck the deal
-    uses up, the dealer's last card (the sixth of ``hands[dealer]``) shows trumps.
+    deck highest first (scenarios mostly play low cards), so the same arguments always give the same deck.
+    With ``trump=None`` and a deck the deal uses up, the dealer's last card (the sixth of ``hands[dealer]``)
+    shows trumps.
     """
     n = len(hands)
     dealer = n - 1 if dealer is None else dealer

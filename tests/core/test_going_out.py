@@ -179,9 +179,7 @@ def test_the_transfer_target_skips_players_who_are_out() -> None:
     )  # past 1 and 2, back to the first attacker
 
 
-def test_neighbours_after_a_transfer_are_the_last_transferrer_and_the_next_active_player_after_the_defender() -> (
-    None
-):
+def test_neighbours_after_a_transfer_are_the_last_transferrer_and_the_seat_after_the_defender() -> None:
     game = play(six_after_first_bout("transfer neighbours"), "3 a:KS", "4 x:KC", "5 x:KD")
     game = play(game, "0 c:0:6H", "0 c:1:7H", "0 c:2:8H")
     assert game.to_act == 3  # 5 (the main attacker) holds nothing to throw; 3 is left of 0, past 1 and 2

@@ -74,7 +74,8 @@ def test_first5_still_caps_the_first_bout_however_many_transfers_it_has() -> Non
     assert game.to_act == 2
 
 
-# Four players, 24 cards, hearts trumps (the dealer's last card, JH): the first bout leaves seat 1 with KS JS and seat 2 with KD JD JC.
+# Four players, 24 cards, hearts trumps (the dealer's last card, JH): the first bout leaves seat 1 with
+# KS JS and seat 2 with KD JD JC.
 FOUR = [
     "9S QS QH QD QC KC",
     "TS TC TD TH KS JS",
