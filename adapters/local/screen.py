@@ -104,7 +104,7 @@ class Screen:
                 self.out.write(moves + "\n")
             self._printed_hand = hand
         for note in self.notes:
-            self.out.write(note + "\n")
+            self.out.write(("\n" if "\n" in note else "") + note + "\n")  # a message, not a one-liner
         self.notes = []
         if prompt and self.moves:
             self.out.write(self.prompt_line() + "\n")
