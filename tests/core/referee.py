@@ -70,6 +70,7 @@ def check_state(game: Game) -> None:
             if game.hand_size(seat) == 0:
                 assert seat in game.out or game.is_over, f"seat {seat} has no cards but is not out"
     if game.is_over:
+        check_result(game)
         return
     assert len(game.table) <= view.attack_limit <= bout_cap(game)
     if view.phase in (Phase.THROW_IN, Phase.TAKING):
@@ -84,6 +85,19 @@ def check_state(game: Game) -> None:
             assert all(game.hand_size(s) >= 6 for s in range(len(game.players)))
 
 
+def check_result(game: Game) -> None:
+    """One player left holding cards is the durak; nobody left is a draw (RULES.md "Refill and going out")."""
+    result = game.result
+    assert result is not None and result.order_out == game.out
+    holders = [s for s in range(len(game.players)) if s not in game.out]
+    if result.reason == "last_holder":
+        assert holders == [result.durak] and game.talon_size == 0 and game.hand_size(holders[0]) > 0
+    elif result.reason == "everyone_out":
+        assert holders == [] and result.draw and result.durak is None
+    elif result.reason == "surrender":
+        assert result.durak in holders and not result.draw
+
+
 def check_transition(before: Game, seat: int, action: Action, after: Game, opener: int) -> None:
     """What one action may do, and how a bout ends (RULES.md "A bout", "Transfer mode", "Refill");
     ``opener`` is the seat that opened the bout (it draws first)."""
@@ -93,6 +107,9 @@ def check_transition(before: Game, seat: int, action: Action, after: Game, opene
     card = action.card
     if kind in (Kind.ATTACK, Kind.COVER, Kind.TRANSFER):
         assert card in before.hand(seat)
+        if before.talon_size == 0:  # out the moment the last card leaves the hand (fine point 1)
+            emptied = (seat,) if before.hand_size(seat) == 1 else ()
+            assert after.out == before.out + emptied, f"out {after.out} after {before.out}, {seat} played"
     if kind is Kind.ATTACK:
         if not table:
             assert seat == view.attacker and view.phase is Phase.ATTACK
@@ -145,3 +162,30 @@ def check_refill(
         while len(hands[drawer]) < 6 and talon:
             hands[drawer].add(talon.pop(0))
     assert [set(after.hand(s)) for s in range(n)] == hands, "refill order"
+
+
+class RepetitionWatch:
+    """RULES.md "Repetition", kept independently: bout-start positions (every hand as a set, the talon, the
+    attacker, the defender) since the last discard. A recurrence must end the game as a draw, and only then."""
+
+    def __init__(self, game: Game) -> None:
+        self.seen = {self.position(game)}
+
+    @staticmethod
+    def position(game: Game) -> tuple[object, ...]:
+        view = game.view(None)
+        hands = tuple(frozenset(game.hand(s)) for s in range(len(game.players)))
+        return (hands, tuple(game.talon), view.attacker, view.defender)
+
+    def observe(self, before: Game, after: Game) -> None:
+        if after.discard_size > before.discard_size:
+            self.seen.clear()
+        repeated = after.result is not None and after.result.reason == "repetition"
+        if after.view(None).bout_number == before.view(None).bout_number and not repeated:
+            return
+        position = self.position(after)
+        if repeated:
+            assert position in self.seen, "a repetition draw without a repeated position"
+        else:
+            assert position not in self.seen, "a repeated bout-start position did not end the game"
+            self.seen.add(position)

@@ -23,7 +23,7 @@ from tests.core.invariants import (
     random_settings,
     universe,
 )
-from tests.core.referee import check_state, check_transition
+from tests.core.referee import RepetitionWatch, check_state, check_transition
 
 GAMES = 20_000
 CHUNKS = 10
@@ -39,6 +39,7 @@ def play_out(game: Game, rng: random.Random, level: int) -> Game:
     seats = range(len(game.players))
     assert_cards_accounted(game)
     opener = game.to_act
+    repetitions = RepetitionWatch(game) if level else None
     for _ in range(MAX_ACTIONS):
         seat = game.to_act
         if game.phase is Phase.ATTACK:
@@ -58,14 +59,17 @@ def play_out(game: Game, rng: random.Random, level: int) -> Game:
         if exchange_on and rng.random() < 0.5:
             holder = game.exchange_holder()
             if holder is not None and holder != seat:
-                game = game.apply(holder, EXCHANGE)  # out of turn
+                before, game = game, game.apply(holder, EXCHANGE)  # out of turn
                 assert_cards_accounted(game)
+                if repetitions:
+                    repetitions.observe(before, game)
                 continue
         action = rng.choice(legal)
         before, game = game, game.apply(seat, action)
         assert_cards_accounted(game)
-        if level:
+        if repetitions:
             check_transition(before, seat, action, game, opener)
+            repetitions.observe(before, game)
     raise AssertionError(f"the game did not end within {MAX_ACTIONS} actions: {game!r}")
 
 
