@@ -82,7 +82,8 @@ class GameService:
             return [Reply(chat.chat_id, render_stats(rows, translator(record.lang or user.lang)))]
         if name == "settings":
             return await self._settings(chat, command)
-        if name in ("help", "start") and not command.words:
+        if name == "help" or (name == "start" and command.private and not command.words):
+            # Telegram sends /start when someone opens the bot's private chat; in a group it starts the lobby
             record = await self.store.load(chat)
             return [Reply(chat.chat_id, render_help(accepted_words(), translator(record.lang or user.lang)))]
         return await self._decide(chat, lambda ctx, session: self._route_command(ctx, session, command))

@@ -1,0 +1,142 @@
+"""The Discord bot: an `AutoShardedClient` wired in `setup_hook`, and `run_discord` for `durak-bot run`.
+
+All game state is in Redis, so several processes can share one bot: each runs a range of shards
+(``SHARD_IDS=0,1 SHARD_COUNT=4`` here, ``SHARD_IDS=2,3 SHARD_COUNT=4`` there) against the same store.
+Slash commands are uploaded only when asked (``DISCORD_SYNC=1``, or ``python -m adapters.discord sync``),
+never at every start: Discord rate-limits command updates and they take a while to spread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from adapters.discord.commands import install
+from adapters.discord.delivery import Delivery
+from adapters.discord.flow import InteractionFlow
+from adapters.discord.hands import HandRegistry
+from adapters.discord.views import DirectMessageToggle, ServiceButton
+from bot.effects import Effect
+from bot.inputs import TimerDue
+from bot.service import GameService
+from bot.timers import DELIVERIES, run_timers
+from storage.store import GameStore
+
+log = logging.getLogger("durak.discord")
+
+
+class DiscordSettings(BaseSettings):
+    """Discord-only settings, from the environment or ``.env`` (names in capitals)."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    shard_ids: str = ""  # "0,1": the shards this process runs; empty: all of them
+    shard_count: int | None = None  # the total over all processes; needed with SHARD_IDS
+    discord_sync: bool = False  # upload the slash commands at start (once per deploy)
+    discord_sync_guild: int | None = None  # sync to this guild only (appears at once; for testing)
+    discord_ack_budget: float = 2.0  # seconds to wait for the service before deferring an interaction
+
+    def shard_list(self) -> list[int] | None:
+        ids = [int(part) for part in self.shard_ids.replace(" ", "").split(",") if part]
+        if ids and not self.shard_count:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the number of shards over all processes)")
+        if any(not 0 <= shard < (self.shard_count or 0) for shard in ids):
+            raise ValueError(f"SHARD_IDS {ids} must lie in 0..{(self.shard_count or 1) - 1}")
+        return ids or None
+
+
+class DurakDiscordClient(discord.AutoShardedClient):
+    """The bot. ``run_timer_loop``: also run the turn-timer loop here (a Discord-only process, tests);
+    under ``durak-bot run`` the one loop of the process calls this client through `DELIVERIES`."""
+
+    def __init__(
+        self,
+        service: GameService,
+        store: GameStore,
+        settings: DiscordSettings | None = None,
+        *,
+        run_timer_loop: bool = False,
+        timer_poll: float = 0.25,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.settings = settings or DiscordSettings()
+        shards: dict[str, Any] = {}
+        if self.settings.shard_list():
+            shards = {"shard_ids": self.settings.shard_list(), "shard_count": self.settings.shard_count}
+        elif self.settings.shard_count:
+            shards = {"shard_count": self.settings.shard_count}
+        super().__init__(
+            intents=discord.Intents(guilds=True),  # no members, no message content: interactions only
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            chunk_guilds_at_startup=False,
+            **shards,
+        )
+        self.service, self.store = service, store
+        self.tree: app_commands.CommandTree[DurakDiscordClient] = app_commands.CommandTree(self)
+        self.hands = HandRegistry(clock)
+        self.delivery = Delivery(self, store, self.hands)
+        self.flow = InteractionFlow(
+            service, self.delivery, self.hands, self.settings.discord_ack_budget, clock
+        )
+        self.run_timer_loop, self.timer_poll = run_timer_loop, timer_poll
+        self._stop_timers = asyncio.Event()
+        self._timers: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        await install(self.tree)
+        self.add_dynamic_items(ServiceButton, DirectMessageToggle)
+        DELIVERIES.register("dc", self.deliver_due)
+        if self.run_timer_loop:
+            self._timers = asyncio.create_task(
+                run_timers(
+                    self.service, self.store, self._stop_timers, self.deliver_due, poll=self.timer_poll
+                )
+            )
+        if self.settings.discord_sync:
+            await self.sync_commands(self.settings.discord_sync_guild)
+
+    async def sync_commands(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
+        """Upload ``/durak`` globally (up to an hour to appear everywhere) or to one guild (at once)."""
+        if guild_id is None:
+            synced = await self.tree.sync()
+        else:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        log.info("synced %d commands %s", len(synced), f"to guild {guild_id}" if guild_id else "globally")
+        return synced
+
+    async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
+        """A turn deadline's effects (AI moves, timeouts, reminders), shown like any other."""
+        if due.platform == "dc":
+            await self.delivery.deliver(effects)
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s, shards %s of %s", self.user, self.shard_ids, self.shard_count)
+
+    async def close(self) -> None:
+        self._stop_timers.set()
+        if self._timers is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._timers, timeout=5)
+        with contextlib.suppress(TimeoutError):
+            await self.delivery.settled(timeout=5)
+        await super().close()
+
+
+async def run_discord(config: Any, service: GameService, store: GameStore) -> None:
+    """`durak-bot run`: serve Discord with ``config.discord_token`` until the process is stopped."""
+    token = getattr(config, "discord_token", None)
+    if not token:
+        raise ValueError("DISCORD_TOKEN is not set")
+    client = DurakDiscordClient(service, store)
+    async with client:
+        await client.start(token)

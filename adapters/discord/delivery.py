@@ -1,0 +1,244 @@
+"""Effects that no interaction answers: the table message, notices, other players' hands, reminders.
+
+The channel's table is one message edited in place; its id is stored with the chat
+(``messages["table"] = "<game id>:<message id>"``), so any process, or this one after a restart, edits the
+same message. Table edits of one channel go through one worker that always sends the newest content: while
+an edit is in flight, newer tables replace each other, so a quick bout costs two edits, not a dozen.
+Discord's per-route rate limits are left to discord.py, which waits out a 429 and retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from adapters.discord.hands import HandRegistry, hand_parts
+from adapters.discord.render import layout, to_embed
+from adapters.discord.texts import say
+from adapters.discord.views import build_view
+from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShowTable
+from storage.errors import StoreUnavailable
+from storage.keys import ChatRef
+from storage.store import GameStore
+
+log = logging.getLogger("durak.discord.delivery")
+
+PLATFORM = "dc"
+DM_REFUSED = 50007
+GONE = (10003, 10008, 10015, 50027)  # unknown channel / message / webhook, expired token
+
+
+def chat_ref(chat: str) -> ChatRef:
+    return ChatRef(PLATFORM, chat)
+
+
+def dm_key(user_id: str) -> str:
+    return f"dm:{user_id}"
+
+
+def hand_key(user_id: str) -> str:
+    return f"hand:{user_id}"
+
+
+@dataclass
+class TableSlot:
+    pending: ShowTable | None = None
+    new: bool = False  # a new message is wanted (a new lobby) rather than an edit
+    worker: asyncio.Task[None] | None = None
+
+
+class Delivery:
+    def __init__(self, client: discord.Client, store: GameStore, hands: HandRegistry) -> None:
+        self.client = client
+        self.store = store
+        self.hands = hands
+        self.tables: dict[str, TableSlot] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.table_writes = 0  # messages posted or edited for tables (merging is measured by tests)
+
+    # ---- bookkeeping ---------------------------------------------------------------------------------
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Wait until every table edit and background delivery started so far has finished."""
+        async with asyncio.timeout(timeout):
+            while self.tasks:
+                await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    def channel(self, chat: str) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(int(chat))
+
+    # ---- the table -----------------------------------------------------------------------------------
+
+    def show_table(self, effect: ShowTable) -> None:
+        """Queue the newest table of a channel; a new lobby's post is kept a post, with the newest content."""
+        slot = self.tables.setdefault(effect.chat, TableSlot())
+        slot.new = effect.new_message or (slot.pending is not None and slot.new)
+        slot.pending = effect
+        if slot.worker is None or slot.worker.done():
+            slot.worker = self.spawn(self._table_worker(slot))
+
+    async def _table_worker(self, slot: TableSlot) -> None:
+        while slot.pending is not None:
+            effect, new = slot.pending, slot.new
+            slot.pending, slot.new = None, False
+            try:
+                await self._write_table(effect, new)
+            except (discord.HTTPException, StoreUnavailable) as error:
+                log.warning("table of channel %s not shown: %s", effect.chat, error)
+
+    async def _write_table(self, effect: ShowTable, new: bool) -> None:
+        chat = chat_ref(effect.chat)
+        record = await self.store.load(chat)
+        game_id, _, message_id = record.messages.get("table", "").rpartition(":")
+        embed, view = to_embed(effect.message), build_view(layout(effect.message))
+        channel = self.channel(effect.chat)
+        self.table_writes += 1
+        if message_id and not new:
+            try:
+                await channel.get_partial_message(int(message_id)).edit(embed=embed, view=view)
+                if effect.game_id and effect.game_id != game_id:
+                    await self.store.set_messages(chat, {"table": f"{effect.game_id}:{message_id}"})
+                return
+            except discord.NotFound:
+                log.info("table message of channel %s is gone; posting a new one", effect.chat)
+        sent = await channel.send(embed=embed, view=view)
+        await self.store.set_messages(chat, {"table": f"{effect.game_id or '-'}:{sent.id}"})
+
+    # ---- everything else -----------------------------------------------------------------------------
+
+    async def deliver(self, effects: list[Effect]) -> None:
+        """Show effects to channels and to players outside any interaction (timers, other players)."""
+        messages: dict[str, dict[str, str]] = {}
+        for effect in effects:
+            try:
+                if isinstance(effect, ShowTable):
+                    self.show_table(effect)
+                elif isinstance(effect, Notice):
+                    await self.post(effect.chat, effect.message)
+                elif isinstance(effect, ShowHand):
+                    await self.push_hand(effect, await self._messages(effect.chat, messages))
+                elif isinstance(effect, Reply) and effect.private and effect.user_id:
+                    await self.push_private_text(
+                        effect.chat,
+                        effect.user_id,
+                        effect.message,
+                        await self._messages(effect.chat, messages),
+                    )
+                elif isinstance(effect, Reply):
+                    await self.post(effect.chat, effect.message)
+            except (discord.HTTPException, StoreUnavailable) as error:
+                log.warning(
+                    "%s for channel %s not delivered: %s", type(effect).__name__, effect_chat(effect), error
+                )
+
+    async def _messages(self, chat: str, cache: dict[str, dict[str, str]]) -> dict[str, str]:
+        if chat not in cache:
+            cache[chat] = dict((await self.store.load(chat_ref(chat))).messages)
+        return cache[chat]
+
+    async def post(self, chat: str, message: Message, content: str | None = None) -> discord.Message:
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        view = build_view(layout(message))
+        return await self.channel(chat).send(
+            content, embed=to_embed(message), view=view, allowed_mentions=mentions
+        )
+
+    async def push_hand(self, hand: ShowHand, messages: dict[str, str]) -> None:
+        """Another player's hand changed: by DM if they opted in, else in their live ephemeral message."""
+        if messages.get(dm_key(hand.user_id)) and await self.dm_hand(hand, messages):
+            return
+        live = self.hands.get(hand.chat, hand.user_id)
+        if live is None:
+            return  # nothing to edit: the table shows whose turn it is, and "My hand" brings the hand
+        embed, view = hand_parts(hand, self.hands.lang(hand.user_id), live_until=live.expires, in_dm=False)
+        try:
+            if hand.new_message:
+                sent = await live.webhook.send(
+                    embed=embed, view=view or discord.utils.MISSING, ephemeral=True, wait=True
+                )
+                live.message_id = sent.id
+            else:
+                await live.webhook.edit_message(live.message_id, embed=embed, view=view)
+        except discord.HTTPException as error:
+            log.info("hand of %s in %s no longer editable (%s)", hand.user_id, hand.chat, error)
+            self.hands.forget(hand.chat, hand.user_id)
+
+    async def dm_hand(self, hand: ShowHand, messages: dict[str, str]) -> bool:
+        """Send or edit the hand in the player's DMs. False (and reported in the channel) when refused."""
+        embed, view = hand_parts(hand, self.hands.lang(hand.user_id), live_until=None, in_dm=True)
+        stored = messages.get(hand_key(hand.user_id), "")
+        dm_channel, _, message_id = stored.partition(":")
+        try:
+            if message_id and not hand.new_message:
+                try:
+                    partial = self.client.get_partial_messageable(
+                        int(dm_channel), type=discord.ChannelType.private
+                    )
+                    await partial.get_partial_message(int(message_id)).edit(embed=embed, view=view)
+                    return True
+                except discord.NotFound:
+                    pass
+            channel_id = dm_channel or str(
+                (await self.client.http.start_private_message(int(hand.user_id)))["id"]
+            )
+            dm = self.client.get_partial_messageable(int(channel_id), type=discord.ChannelType.private)
+            sent = await dm.send(embed=embed, view=view)
+        except discord.Forbidden as error:
+            if error.code != DM_REFUSED:
+                raise
+            await self.dm_refused(hand.chat, hand.user_id, messages)
+            return False
+        messages[hand_key(hand.user_id)] = f"{channel_id}:{sent.id}"
+        await self.store.set_messages(
+            chat_ref(hand.chat), {hand_key(hand.user_id): messages[hand_key(hand.user_id)]}
+        )
+        return True
+
+    async def dm_refused(self, chat: str, user_id: str, messages: dict[str, str]) -> None:
+        """Discord refused a DM (50007): say so in the channel, and show the hand there again."""
+        messages.pop(dm_key(user_id), None)
+        await self.store.set_messages(chat_ref(chat), {dm_key(user_id): None, hand_key(user_id): None})
+        text = say("dm_refused", self.hands.lang(user_id), mention=f"<@{user_id}>")
+        await self.channel(chat).send(
+            text, allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True)
+        )
+
+    async def set_dm(self, chat: str, user_id: str, on: bool) -> None:
+        await self.store.set_messages(chat_ref(chat), {dm_key(user_id): "on" if on else None})
+
+    async def push_private_text(
+        self, chat: str, user_id: str, message: Message, messages: dict[str, str]
+    ) -> None:
+        """A note for one player (a turn reminder): DM if they opted in, else an ephemeral follow-up on
+        their live hand, else a line in the channel that mentions them."""
+        embed = to_embed(message)
+        if messages.get(dm_key(user_id)):
+            try:
+                channel = await self.client.http.start_private_message(int(user_id))
+                await self.client.get_partial_messageable(int(channel["id"])).send(embed=embed)
+                return
+            except discord.Forbidden:
+                pass
+        live = self.hands.get(chat, user_id)
+        if live is not None:
+            try:
+                await live.webhook.send(embed=embed, ephemeral=True)
+                return
+            except discord.HTTPException:
+                self.hands.forget(chat, user_id)
+        await self.post(chat, message, content=f"<@{user_id}>")
+
+
+def effect_chat(effect: Effect) -> str:
+    return getattr(effect, "chat", "") or ""

@@ -1,0 +1,259 @@
+"""One interaction (a slash command or a button press) through the service and back to the person.
+
+Discord wants every interaction acknowledged within 3 seconds, once. The service usually answers in
+milliseconds; when it has not answered within ``ack_budget`` the interaction is deferred first and answered
+through its token afterwards. The presser's own effects answer the interaction (their hand as an ephemeral
+message, edited in place on a hand button; their alerts as ephemeral notes; a command's reply); everything
+else (the table, notices, other players' hands) goes to `Delivery`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from adapters.discord.delivery import Delivery, chat_ref, hand_key
+from adapters.discord.hands import SAFETY, TOKEN_LIFETIME, HandRegistry, hand_parts, is_hand_message
+from adapters.discord.render import layout, to_embed
+from adapters.discord.texts import say
+from adapters.discord.views import build_view
+from bot import payloads
+from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
+from bot.i18n import normalise_language
+from bot.inputs import Command, Input, Press, User
+from bot.service import GameService
+
+log = logging.getLogger("durak.discord.flow")
+
+PLATFORM = "dc"
+Interaction = discord.Interaction[Any]
+
+
+def user_of(interaction: Interaction) -> User:
+    locale = getattr(interaction.locale, "value", str(interaction.locale))
+    return User(str(interaction.user.id), interaction.user.display_name, normalise_language(locale))
+
+
+def is_admin(interaction: Interaction) -> bool:
+    permissions = interaction.permissions
+    return bool(permissions.manage_guild or permissions.manage_channels or permissions.administrator)
+
+
+def can_post(interaction: Interaction) -> bool:
+    permissions = interaction.app_permissions
+    return bool(
+        permissions.view_channel
+        and (permissions.send_messages or permissions.send_messages_in_threads)
+        and permissions.embed_links
+    )
+
+
+class InteractionFlow:
+    def __init__(
+        self,
+        service: GameService,
+        delivery: Delivery,
+        hands: HandRegistry,
+        ack_budget: float = 2.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.service = service
+        self.delivery = delivery
+        self.hands = hands
+        self.ack_budget = ack_budget
+        self.clock = clock
+        self.busy = 0
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Tests: wait until no interaction is being handled and every delivery has finished."""
+        async with asyncio.timeout(timeout):
+            while self.busy or self.delivery.tasks:
+                await self.delivery.settled(timeout)
+                await asyncio.sleep(0.005)
+
+    # ---- entry points --------------------------------------------------------------------------------
+
+    async def press(self, interaction: Interaction, payload: str) -> None:
+        user = self._user(interaction)
+        self.busy += 1
+        try:
+            effects = await self._handle(Press(PLATFORM, user, payload), interaction.response.defer)
+            await self._answer(interaction, user, effects, command=False, public=False)
+        finally:
+            self.busy -= 1
+
+    async def command(
+        self, interaction: Interaction, name: str, words: str = "", public: bool = False
+    ) -> None:
+        user = self._user(interaction)
+        channel = interaction.channel
+        command = Command(
+            PLATFORM,
+            str(interaction.channel_id),
+            user,
+            name,
+            words.strip(),
+            chat_title=str(getattr(channel, "name", "") or ""),
+            is_admin=is_admin(interaction),
+        )
+        self.busy += 1
+        try:
+
+            def defer() -> Awaitable[Any]:
+                return interaction.response.defer(ephemeral=not public, thinking=True)
+
+            effects = await self._handle(command, defer)
+            if any(isinstance(e, ShowTable) for e in effects) and not can_post(interaction):
+                await self._send(interaction, True, content=say("cannot_post", user.lang))
+            await self._answer(interaction, user, effects, command=True, public=public)
+        finally:
+            self.busy -= 1
+
+    async def toggle_dm(self, interaction: Interaction, hand_payload: str, on: bool) -> None:
+        """The hand's "Send to my DMs" / "Show in the channel" switch (per player, per channel)."""
+        user = self._user(interaction)
+        parsed = payloads.parse(hand_payload)
+        self.busy += 1
+        try:
+            await interaction.response.defer()
+            if parsed is None:
+                return
+            chat = parsed.chat_id
+            await self.delivery.set_dm(chat, user.id, on)
+            if not on:
+                await self.delivery.store.set_messages(chat_ref(chat), {hand_key(user.id): None})
+                await interaction.edit_original_response(
+                    content=say("dm_off", user.lang), embed=None, view=None
+                )
+                return
+            effects = await self.service.handle(Press(PLATFORM, user, hand_payload))
+            hand = next((e for e in effects if isinstance(e, ShowHand) and e.user_id == user.id), None)
+            if hand is None:
+                await self._answer(interaction, user, effects, command=False, public=False)
+                return
+            messages = dict((await self.delivery.store.load(chat_ref(chat))).messages)
+            if await self.delivery.dm_hand(hand, messages):
+                self.hands.forget(chat, user.id)
+                await interaction.edit_original_response(
+                    content=say("dm_on", user.lang), embed=None, view=None
+                )
+            else:
+                await self._show_own_hand(interaction, hand, user)
+        except discord.HTTPException as error:
+            log.warning("DM switch for %s not answered: %s", user.id, error)
+        finally:
+            self.busy -= 1
+
+    # ---- the service ---------------------------------------------------------------------------------
+
+    def _user(self, interaction: Interaction) -> User:
+        user = user_of(interaction)
+        self.hands.langs[user.id] = user.lang
+        return user
+
+    async def _handle(self, event: Input, defer: Callable[[], Awaitable[Any]]) -> list[Effect]:
+        """The service's effects; the interaction is deferred if they take longer than the budget."""
+        task = asyncio.ensure_future(self.service.handle(event))
+        done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
+        if not done:
+            try:
+                await defer()
+            except discord.HTTPException as error:
+                log.warning("could not defer a slow interaction: %s", error)
+        return await task
+
+    # ---- answering -----------------------------------------------------------------------------------
+
+    async def _answer(
+        self, interaction: Interaction, user: User, effects: list[Effect], *, command: bool, public: bool
+    ) -> None:
+        chat = str(interaction.channel_id)
+        own_hand: ShowHand | None = None
+        notes: list[str] = []
+        replies: list[Reply] = []
+        others: list[Effect] = []
+        for effect in effects:
+            if isinstance(effect, ShowTable):
+                self.delivery.show_table(effect)  # queued at once: the table moves before anything else
+            elif isinstance(effect, Alert):
+                if effect.text and effect.user_id in (user.id, ""):
+                    notes.append(effect.text)
+            elif isinstance(effect, ShowHand) and effect.user_id == user.id:
+                own_hand = effect
+            elif (
+                isinstance(effect, Reply)
+                and command
+                and effect.chat == chat
+                and effect.user_id in ("", user.id)
+            ):
+                replies.append(effect)
+            else:
+                others.append(effect)
+        try:
+            if own_hand is not None:
+                await self._show_own_hand(interaction, own_hand, user)
+            for reply in replies:
+                view = build_view(layout(reply.message))
+                await self._send(
+                    interaction, reply.private or not public, embed=to_embed(reply.message), view=view
+                )
+            for note in notes:
+                await self._send(interaction, True, content=note)
+            if not interaction.response.is_done():
+                if command:
+                    await interaction.response.send_message(say("done", user.lang), ephemeral=True)
+                else:
+                    await interaction.response.defer()
+        except discord.HTTPException as error:
+            log.warning("interaction %s not fully answered: %s", interaction.id, error)
+        await self.delivery.deliver(others)
+
+    async def _send(
+        self,
+        interaction: Interaction,
+        ephemeral: bool,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        options: dict[str, Any] = {"ephemeral": ephemeral}
+        if embed is not None:
+            options["embed"] = embed
+        if view is not None:
+            options["view"] = view
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, **options)
+        else:
+            await interaction.followup.send(content or discord.utils.MISSING, **options)
+
+    async def _show_own_hand(self, interaction: Interaction, hand: ShowHand, user: User) -> None:
+        """On a hand button: edit that message in place. Elsewhere ("My hand", Start): a new ephemeral
+        message. Either way the fresh token is remembered so later moves can edit it."""
+        now = self.clock()
+        in_dm = interaction.guild_id is None
+        live_until = None if in_dm else now + TOKEN_LIFETIME - SAFETY
+        embed, view = hand_parts(hand, user.lang, live_until=live_until, in_dm=in_dm)
+        response = interaction.response
+        if is_hand_message(interaction) and interaction.message is not None:
+            message_id: int | None = interaction.message.id
+            if not response.is_done():
+                await response.edit_message(content=None, embed=embed, view=view)
+            else:
+                await interaction.edit_original_response(content=None, embed=embed, view=view)
+        elif not response.is_done():
+            sent = await response.send_message(
+                embed=embed, view=view or discord.utils.MISSING, ephemeral=True
+            )
+            message_id = sent.message_id
+        else:
+            message = await interaction.followup.send(
+                embed=embed, view=view or discord.utils.MISSING, ephemeral=True, wait=True
+            )
+            message_id = message.id
+        if not in_dm and message_id is not None:
+            self.hands.remember(hand.chat, user.id, interaction.followup, message_id, now)

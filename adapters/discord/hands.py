@@ -1,0 +1,92 @@
+"""Private hands on Discord: an ephemeral message per player, kept editable through interaction tokens.
+
+Discord only lets a bot show a message to one person in answer to that person's interaction, and lets it
+edit that message through the interaction's token for 15 minutes. So each press of "My hand" or of a hand
+button is remembered here (token, message id, expiry) and the player's hand is edited in place while the
+token lives: other players' moves show up without a tap. The hand's text says until when; after that
+"My hand" on the table brings a fresh one. A player who opted in gets the hand by DM instead.
+
+The registry is per process, in memory: a guild's interactions reach the process running its shard, so
+its players' tokens are there. After a restart the first tap on "My hand" starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from adapters.discord.render import ButtonSpec, layout, to_embed
+from adapters.discord.texts import say
+from adapters.discord.views import build_view, dm_toggle_spec
+from bot import payloads
+from bot.effects import ShowHand
+
+TOKEN_LIFETIME = 15 * 60.0  # seconds Discord keeps an interaction token usable
+SAFETY = 30.0  # stop using a token a little before Discord does
+
+
+@dataclass
+class LiveHand:
+    webhook: discord.Webhook  # the interaction's follow-up webhook (its token)
+    message_id: int
+    expires: float  # unix time
+
+
+class HandRegistry:
+    """(channel id, user id) -> the live ephemeral hand; user id -> the language their client reported."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.live: dict[tuple[str, str], LiveHand] = {}
+        self.langs: dict[str, str] = {}
+
+    def remember(
+        self, chat: str, user_id: str, webhook: discord.Webhook, message_id: int, since: float
+    ) -> None:
+        self.live[(chat, user_id)] = LiveHand(webhook, message_id, since + TOKEN_LIFETIME - SAFETY)
+
+    def get(self, chat: str, user_id: str) -> LiveHand | None:
+        hand = self.live.get((chat, user_id))
+        if hand is not None and hand.expires <= self.clock():
+            del self.live[(chat, user_id)]
+            return None
+        return hand
+
+    def forget(self, chat: str, user_id: str) -> None:
+        self.live.pop((chat, user_id), None)
+
+    def expires_for_new(self) -> float:
+        return self.clock() + TOKEN_LIFETIME - SAFETY
+
+    def lang(self, user_id: str) -> str:
+        return self.langs.get(user_id, "en")
+
+
+def hand_payload(hand: ShowHand) -> str:
+    """The "My hand" payload of this hand's game: what the DM switch hands back to the service."""
+    return payloads.Payload(hand.chat, hand.game_id or "0", 0, payloads.HAND).encode()
+
+
+def hand_parts(
+    hand: ShowHand, lang: str, *, live_until: float | None, in_dm: bool
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The embed and buttons of a hand: ephemeral (with its freshness line and a "DM me" switch) or DM."""
+    extra_lines: tuple[str, ...] = ()
+    if live_until is not None:
+        stamp = int(live_until)
+        extra_lines = ("⏱ " + say("live_until", lang, time=f"<t:{stamp}:t>", relative=f"<t:{stamp}:R>"),)
+    switch: tuple[ButtonSpec, ...] = ()
+    if hand.game_id:
+        label = say("no_dm" if in_dm else "dm_me", lang)
+        switch = (dm_toggle_spec(not in_dm, hand_payload(hand), label),)
+    return to_embed(hand.message, extra_lines), build_view(layout(hand.message, switch))
+
+
+def is_hand_message(interaction: discord.Interaction[Any]) -> bool:
+    """A press on an ephemeral message or in a DM is a press on that player's hand."""
+    message = interaction.message
+    return message is not None and (message.flags.ephemeral or interaction.guild_id is None)

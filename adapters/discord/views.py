@@ -1,0 +1,106 @@
+"""Buttons that survive a restart: everything a press needs is in the custom_id, matched by a template.
+
+discord.py's `DynamicItem` rebuilds the button from the custom_id of any message, sent by this process or
+by one that has since restarted, so no view needs to be registered per message. Two kinds:
+
+- ``d:<service payload>``: a game button; the press goes to the service as the payload it carries.
+- ``dm:<hand payload>`` / ``nodm:<hand payload>``: the adapter's own "send my hand by DM" switch.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+import discord
+
+from adapters.discord.render import ButtonSpec
+
+SERVICE_PREFIX = "d:"
+CUSTOM_ID_LIMIT = 100
+_PAYLOAD = r"[-0-9A-Za-z_|:?]{1,64}"
+
+
+class PressHandler(Protocol):
+    async def press(self, interaction: discord.Interaction[Any], payload: str) -> None: ...
+
+    async def toggle_dm(self, interaction: discord.Interaction[Any], hand_payload: str, on: bool) -> None: ...
+
+
+def handler_of(interaction: discord.Interaction[Any]) -> PressHandler:
+    return interaction.client.flow  # type: ignore[attr-defined,no-any-return]
+
+
+def checked(custom_id: str) -> str:
+    assert len(custom_id) <= CUSTOM_ID_LIMIT, f"custom_id over {CUSTOM_ID_LIMIT} characters: {custom_id!r}"
+    return custom_id
+
+
+class ServiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"d:(?P<payload>{_PAYLOAD})"):
+    """A button drawn by the service (lobby, table, hand, result)."""
+
+    def __init__(
+        self, payload: str, label: str = "·", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ) -> None:
+        custom_id = checked(SERVICE_PREFIX + payload)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ServiceButton:
+        button = item if isinstance(item, discord.ui.Button) else None
+        label = button.label if button is not None and button.label else "·"
+        style = button.style if button is not None else discord.ButtonStyle.secondary
+        return cls(match["payload"], label, style)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await handler_of(interaction).press(interaction, self.payload)
+
+
+class DirectMessageToggle(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"(?P<mode>dm|nodm):(?P<payload>{_PAYLOAD})"
+):
+    """Opt in to (``dm``) or out of (``nodm``) getting this game's hand by direct message."""
+
+    def __init__(self, on: bool, hand_payload: str, label: str = "·") -> None:
+        custom_id = checked(f"{'dm' if on else 'nodm'}:{hand_payload}")
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id)
+        )
+        self.on, self.hand_payload = on, hand_payload
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DirectMessageToggle:
+        label = item.label if isinstance(item, discord.ui.Button) and item.label else "·"
+        return cls(match["mode"] == "dm", match["payload"], label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await handler_of(interaction).toggle_dm(interaction, self.hand_payload, self.on)
+
+
+def dm_toggle_spec(on: bool, hand_payload: str, label: str) -> ButtonSpec:
+    return ButtonSpec(label, custom_id=checked(f"{'dm' if on else 'nodm'}:{hand_payload}"))
+
+
+def build_view(rows: list[list[ButtonSpec]]) -> discord.ui.View | None:
+    """A view of dynamic items only (nothing to keep per message); None when there are no buttons."""
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_number, row in enumerate(rows):
+        for spec in row:
+            item: discord.ui.Item[Any]
+            if spec.url:
+                item = discord.ui.Button(label=spec.label, url=spec.url, style=discord.ButtonStyle.link)
+            elif spec.custom_id:
+                mode, _, payload = spec.custom_id.partition(":")
+                item = DirectMessageToggle(mode == "dm", payload, spec.label)
+            else:
+                item = ServiceButton(spec.payload, spec.label, spec.style)
+            item.row = row_number
+            view.add_item(item)
+    return view
