@@ -120,3 +120,19 @@ def test_the_view_shows_the_table_and_the_turned_up_trump_while_it_lies_under_th
             assert view.trump_card == Card.parse(str(game.trump_card))
         else:
             assert view.trump_card is None
+
+
+def test_apply_returns_a_new_game_and_leaves_the_old_one_unchanged() -> None:
+    for game, rng in random_states(100, salt=6):
+        if game.is_over:
+            continue
+        text = game.to_json()
+        after = random_step(game, rng)
+        assert after is not game and after.step == game.step + 1
+        assert game.to_json() == text
+
+
+def test_a_players_view_lists_exactly_that_players_legal_actions() -> None:
+    for game, _ in random_states(100, salt=7):
+        for seat in range(len(game.players)):
+            assert list(game.view(seat).legal_actions) == game.legal_actions(seat)
