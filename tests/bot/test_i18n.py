@@ -94,10 +94,8 @@ def translator_calls(folder: Path) -> list[tuple[Path, int, str | None]]:
 
 
 def test_template_lists_every_string_the_code_translates() -> None:
-    in_code, in_template = extracted_from_code(), msgids(template())
-    missing = in_code - in_template
+    missing = extracted_from_code() - msgids(template())
     assert not missing, f"run scripts/i18n.sh and translate: not in durak.pot: {sorted(map(str, missing))}"
-    assert in_template <= in_code, f"stale msgids in durak.pot: {sorted(map(str, in_template - in_code))}"
 
 
 def test_every_translator_call_has_a_literal_string_that_babel_extracts() -> None:
