@@ -11,11 +11,12 @@ from __future__ import annotations
 import ast
 import gettext
 import re
+from io import BytesIO
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract, extract_from_dir
 from babel.messages.pofile import read_po
 
 from bot import payloads
@@ -96,6 +97,19 @@ def translator_calls(folder: Path) -> list[tuple[Path, int, str | None]]:
 def test_template_lists_every_string_the_code_translates() -> None:
     missing = extracted_from_code() - msgids(template())
     assert not missing, f"run scripts/i18n.sh and translate: not in durak.pot: {sorted(map(str, missing))}"
+
+
+def test_babel_extracts_each_call_style_the_code_uses() -> None:
+    source = b"""
+def render(tr):
+    _ = tr._
+    a = tr._("method call")
+    b = _("bound alias")
+    c = tr.n_("{n} card", "{n} cards", 3)
+    d = translator("ru")._("on a call result")
+"""
+    found = [m for _, m, _, _ in extract("python", BytesIO(source), keywords=KEYWORDS)]
+    assert found == ["method call", "bound alias", ("{n} card", "{n} cards"), "on a call result"]
 
 
 def test_every_translator_call_has_a_literal_string_that_babel_extracts() -> None:
