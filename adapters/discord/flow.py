@@ -204,11 +204,10 @@ class InteractionFlow:
                 )
             for note in notes:
                 await self._send(interaction, True, content=note)
-            if not interaction.response.is_done():
-                if command:
-                    await interaction.response.send_message(say("done", user.lang), ephemeral=True)
-                else:
-                    await interaction.response.defer()
+            if command and own_hand is None and not replies and not notes:
+                await self._send(interaction, True, content=say("done", user.lang))  # also ends "thinking"
+            elif not interaction.response.is_done():
+                await interaction.response.defer()
         except discord.HTTPException as error:
             log.warning("interaction %s not fully answered: %s", interaction.id, error)
         await self.delivery.deliver(others)

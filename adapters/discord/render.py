@@ -85,8 +85,6 @@ def spec_for(button: Button) -> ButtonSpec:
     parsed = payloads.parse(button.payload)
     code = parsed.code if parsed is not None else ""
     style = STYLE_BY_CODE.get(code) or STYLE_BY_CODE.get(code[:1], discord.ButtonStyle.secondary)
-    if code.startswith("x") or code.startswith(payloads.ADD_AI):
-        style = discord.ButtonStyle.secondary
     return ButtonSpec(label, payload=button.payload, style=style)
 
 

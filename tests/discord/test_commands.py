@@ -1,0 +1,119 @@
+"""The ``/durak`` group: synced on request with Russian and Italian names, autocomplete, each subcommand."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adapters.discord.commands import WORDS, complete
+from core import Settings
+from tests.discord.table import Table, labels_of, text_of
+
+SUBCOMMANDS = {"new", "join", "leave", "start", "cancel", "stats", "rules", "settings", "help"}
+
+
+async def test_the_group_is_synced_once_with_every_subcommand_localised_in_russian_and_italian(
+    table: Table,
+) -> None:
+    ((guild, (durak,)),) = table.fake.command_syncs
+    assert guild is None and durak["name"] == "durak"
+    assert durak["name_localizations"] == {"ru": "дурак", "it": "durak"}
+    subcommands = {o["name"]: o for o in durak["options"]}
+    assert set(subcommands) == SUBCOMMANDS
+    for option in subcommands.values():
+        assert set(option["name_localizations"]) == {"ru", "it"}
+        assert set(option["description_localizations"]) == {"ru", "it"}
+    assert subcommands["new"]["name_localizations"]["ru"] == "новая"
+    words = subcommands["new"]["options"][0]
+    assert words["autocomplete"] and words["name_localizations"]["it"] == "parole"
+
+
+def test_every_completion_is_a_word_the_rules_accept() -> None:
+    assert "transfer" in WORDS and "deck=24" in WORDS and "timer=0" in WORDS
+    for word in WORDS:
+        Settings.from_words(word)
+
+
+async def test_autocomplete_completes_the_last_word_and_keeps_the_ones_before(table: Table) -> None:
+    ann = table.fake.add_user("Ann")
+    typing = table.fake.autocomplete(ann, table.channel, "durak", "new", {"words": "transfer de"}, "words")
+    await table.fake.wait_for_callback(typing)
+    assert [c["value"] for c in typing.choices] == [
+        "transfer deck=24",
+        "transfer deck=36",
+        "transfer deck=52",
+    ]
+    assert [c.value for c in complete("deck=24 deck")] == []  # a key already given is not offered again
+
+
+async def test_a_lobby_is_joined_left_and_started_with_commands_and_answers_are_ephemeral(
+    table: Table,
+) -> None:
+    ann, bob = table.fake.add_user("Ann"), table.fake.add_user("Bob")
+    opened = await table.slash(ann, "new", words="deck=24")
+    assert opened["data"]["flags"] == 64
+    joined = await table.slash(bob, "join")
+    assert joined["data"] == {"content": "You joined.", "flags": 64, "tts": False}
+    lobby = await table.table_message()
+    assert "2 players" in text_of(lobby) and "Bob" in text_of(lobby)
+    await table.slash(bob, "leave")
+    assert "Bob" not in text_of(await table.table_message())
+    await table.slash(bob, "join")
+    started = await table.slash(ann, "start")
+    assert started["type"] == 4 and "Your cards" in text_of(started["data"])  # the starter's hand
+    assert labels_of(await table.table_message()) == ["My hand"]
+    assert len(table.fake.public_messages(table.channel)) == 1
+
+
+async def test_only_an_admin_changes_the_channel_settings_and_the_language_applies_to_the_next_lobby(
+    table: Table,
+) -> None:
+    ann = table.fake.add_user("Ann")
+    boss = table.fake.add_user("Boss", admin=True, locale="it")
+    refused = await table.slash(ann, "settings", words="transfer")
+    assert "admin" in text_of(refused["data"])
+    saved = await table.slash(boss, "settings", words="transfer", language="ru")
+    assert saved["data"]["flags"] == 64
+    await table.slash(ann, "new")
+    lobby = text_of(await table.table_message())
+    assert "Новая игра" in lobby or "дурак" in lobby.lower()
+
+
+async def test_help_names_the_discord_commands_in_the_players_language(table: Table) -> None:
+    ivan = table.fake.add_user("Ivan", locale="ru")
+    answer = await table.slash(ivan, "help")
+    text = text_of(answer["data"])
+    assert answer["data"]["flags"] == 64 and "/durak new" in text and "/newgame" not in text
+    assert "открыть" in text.lower() or "лобби" in text.lower() or "набор" in text.lower()
+
+
+async def test_rules_and_cancel_and_the_closed_table_has_no_buttons(table: Table) -> None:
+    ann, bob = table.fake.add_user("Ann"), table.fake.add_user("Bob")
+    await table.slash(ann, "new", words="transfer")
+    rules = await table.slash(bob, "rules")
+    assert "Transfer" in text_of(rules["data"])
+    not_creator = await table.slash(bob, "cancel")
+    assert "creator" in text_of(not_creator["data"])
+    await table.slash(ann, "cancel")
+    closed = await table.table_message()
+    assert "cancelled" in text_of(closed) and closed["components"] == []
+
+
+async def test_every_interaction_is_acknowledged_in_time_even_when_the_service_is_slow(table: Table) -> None:
+    assert table.client is not None
+    table.client.flow.ack_budget = 0.05
+    handle = table.client.flow.service.handle
+
+    async def slow(event: object) -> object:
+        await asyncio.sleep(0.3)
+        return await handle(event)  # type: ignore[arg-type]
+
+    table.client.flow.service.handle = slow  # type: ignore[method-assign]
+    ann, bob = table.fake.add_user("Ann"), table.fake.add_user("Bob")
+    opened = await table.slash(ann, "new")
+    assert opened["type"] == 5  # deferred ("thinking"), then answered through the token
+    await table.press_label(bob, await table.table_message(), "Join")
+    await table.press_label(ann, await table.table_message(), "Start")
+    hand = table.hand_of(ann)
+    assert hand is not None and "Your cards" in text_of(hand)  # a follow-up after the deferred press
+    assert all(i.ack_latency is not None and i.ack_latency < 0.25 for i in table.fake.interactions.values())
+    assert table.fake.ephemeral_for(ann)[0]["content"] == "Done."
