@@ -228,7 +228,7 @@ def help_text(tr: Translator) -> str:
             _(
                 "Commands: /rules, /stats, /leave (surrender), /cancel (end the game), q (quit, keep the game)."
             ),
-            _("/hint: how each of your moves is likely to end."),
+            "/hint — " + _("a suggestion for your move (private chat)"),
         ]
     )
 
