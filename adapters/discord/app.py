@@ -86,7 +86,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
         self.flow = InteractionFlow(
             service, self.delivery, self.hands, self.settings.discord_ack_budget, clock
         )
-        self.run_timer_loop, self.timer_poll = run_timer_loop, timer_poll
+        self.run_timer_loop, self.timer_poll, self.clock = run_timer_loop, timer_poll, clock
         self._stop_timers = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
 
@@ -97,7 +97,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
         if self.run_timer_loop:
             self._timers = asyncio.create_task(
                 run_timers(
-                    self.service, self.store, self._stop_timers, self.deliver_due, poll=self.timer_poll
+                    self.service, self.store, self._stop_timers, self.deliver_due, self.timer_poll, self.clock
                 )
             )
         if self.settings.discord_sync:

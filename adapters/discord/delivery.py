@@ -86,9 +86,9 @@ class Delivery:
         slot.new = effect.new_message or (slot.pending is not None and slot.new)
         slot.pending = effect
         if slot.worker is None or slot.worker.done():
-            slot.worker = self.spawn(self._table_worker(slot))
+            slot.worker = self.spawn(self._table_worker(effect.chat, slot))
 
-    async def _table_worker(self, slot: TableSlot) -> None:
+    async def _table_worker(self, chat: str, slot: TableSlot) -> None:
         while slot.pending is not None:
             effect, new = slot.pending, slot.new
             slot.pending, slot.new = None, False
@@ -96,6 +96,8 @@ class Delivery:
                 await self._write_table(effect, new)
             except (discord.HTTPException, StoreUnavailable) as error:
                 log.warning("table of channel %s not shown: %s", effect.chat, error)
+        if self.tables.get(chat) is slot:
+            del self.tables[chat]  # nothing pending: an idle channel keeps no slot
 
     async def _write_table(self, effect: ShowTable, new: bool) -> None:
         chat = chat_ref(effect.chat)

@@ -27,6 +27,7 @@ from bot.effects import ShowHand
 
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord keeps an interaction token usable
 SAFETY = 30.0  # stop using a token a little before Discord does
+PRUNE_ABOVE = 5000  # forget expired tokens once this many hands are remembered
 
 
 @dataclass
@@ -47,6 +48,9 @@ class HandRegistry:
     def remember(
         self, chat: str, user_id: str, webhook: discord.Webhook, message_id: int, since: float
     ) -> None:
+        if len(self.live) > PRUNE_ABOVE:
+            now = self.clock()
+            self.live = {key: hand for key, hand in self.live.items() if hand.expires > now}
         self.live[(chat, user_id)] = LiveHand(webhook, message_id, since + TOKEN_LIFETIME - SAFETY)
 
     def get(self, chat: str, user_id: str) -> LiveHand | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from typing import Any
 
 from adapters.discord.app import DiscordSettings, DurakDiscordClient
@@ -33,6 +34,10 @@ class Table:
         self.channel = self.guild.channel_ids[0]
         self.client: DurakDiscordClient | None = None
         self.clients: list[DurakDiscordClient] = []
+        self.skipped = 0.0  # seconds the test moved the clock on (turn timers)
+
+    def clock(self) -> float:
+        return time.time() + self.skipped
 
     def new_client(self, **options: Any) -> DurakDiscordClient:
         service = GameService(
@@ -40,9 +45,10 @@ class Table:
             ServiceConfig(ai_delay=self.ai_delay),
             new_id=lambda: next(self._ids),
             seed_source=lambda: self.seed,
+            clock=self.clock,
         )
         settings = DiscordSettings(_env_file=None)  # type: ignore[call-arg]
-        return DurakDiscordClient(service, self.store, settings, **options)
+        return DurakDiscordClient(service, self.store, settings, clock=self.clock, **options)
 
     async def start(self, **options: Any) -> DurakDiscordClient:
         self.client = await self.fake.connect(self.new_client(**options))  # type: ignore[assignment]

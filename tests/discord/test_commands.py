@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
+from adapters.discord.__main__ import sync
+from adapters.discord.app import DiscordSettings, DurakDiscordClient
 from adapters.discord.commands import WORDS, complete
+from bot.context import ServiceConfig
+from bot.service import GameService
 from core import Settings
+from storage.store import RedisGameStore
 from tests.discord.table import Table, labels_of, text_of
+from tests.fakes.discord_gateway import FakeDiscord
 
 SUBCOMMANDS = {"new", "join", "leave", "start", "cancel", "stats", "rules", "settings", "help"}
 
@@ -117,3 +123,27 @@ async def test_every_interaction_is_acknowledged_in_time_even_when_the_service_i
     assert hand is not None and "Your cards" in text_of(hand)  # a follow-up after the deferred press
     assert all(i.ack_latency is not None and i.ack_latency < 0.25 for i in table.fake.interactions.values())
     assert table.fake.ephemeral_for(ann)[0]["content"] == "Done."
+
+
+async def test_the_sync_command_uploads_the_group_without_starting_the_bot(discord_api: FakeDiscord) -> None:
+    guild = discord_api.add_guild("Test server")
+    assert await sync(discord_api.token, None) == 0
+    assert await sync(discord_api.token, int(guild.id)) == 0
+    assert [(g, [c["name"] for c in commands]) for g, commands in discord_api.command_syncs] == [
+        (None, ["durak"]),
+        (guild.id, ["durak"]),
+    ]
+
+
+async def test_discord_sync_uploads_the_commands_at_start_only_when_asked(
+    discord_api: FakeDiscord, store: RedisGameStore
+) -> None:
+    guild = discord_api.add_guild("Test server")
+    service = GameService(store, ServiceConfig(ai_delay=0))
+    quiet = await discord_api.connect(DurakDiscordClient(service, store, DiscordSettings(_env_file=None)))  # type: ignore[call-arg]
+    assert discord_api.command_syncs == []
+    await discord_api.disconnect(quiet)
+    asked = DiscordSettings(_env_file=None, discord_sync=True, discord_sync_guild=int(guild.id))  # type: ignore[call-arg]
+    client = await discord_api.connect(DurakDiscordClient(service, store, asked))
+    assert [g for g, _ in discord_api.command_syncs] == [guild.id]
+    await discord_api.disconnect(client)
