@@ -42,7 +42,7 @@ class DiscordSettings(BaseSettings):
     shard_count: int | None = None  # the total over all processes; needed with SHARD_IDS
     discord_sync: bool = False  # upload the slash commands at start (once per deploy)
     discord_sync_guild: int | None = None  # sync to this guild only (appears at once; for testing)
-    discord_ack_budget: float = 2.0  # seconds to wait for the service before deferring an interaction
+    discord_ack_budget: float = 1.5  # seconds to wait for the service before deferring an interaction
 
     def shard_list(self) -> list[int] | None:
         ids = [int(part) for part in self.shard_ids.replace(" ", "").split(",") if part]

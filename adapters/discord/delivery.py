@@ -10,6 +10,7 @@ Discord's per-route rate limits are left to discord.py, which waits out a 429 an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -116,6 +117,9 @@ class Delivery:
                 log.info("table message of channel %s is gone; posting a new one", effect.chat)
         sent = await channel.send(embed=embed, view=view)
         await self.store.set_messages(chat, {"table": f"{effect.game_id or '-'}:{sent.id}"})
+        if message_id and new:  # the old table's buttons would only answer "this game is over"
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(int(message_id)).edit(view=None)
 
     # ---- everything else -----------------------------------------------------------------------------
 

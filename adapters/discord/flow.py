@@ -59,7 +59,7 @@ class InteractionFlow:
         service: GameService,
         delivery: Delivery,
         hands: HandRegistry,
-        ack_budget: float = 2.0,
+        ack_budget: float = 1.5,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service

@@ -137,6 +137,12 @@ async def test_three_players_play_a_transfer_game_from_their_ephemeral_hands_to_
     assert [e for e in fake.errors if e[3] == 50035] == [] and fake.unhandled == []
     latencies = [i.ack_latency for i in fake.interactions.values()]
     assert all(latency is not None and latency < 3 for latency in latencies)
+    old_table = await table.table_message()
+    await table.press_label(players[1], result, "Rematch")
+    lobby = await table.table_message()
+    assert lobby["id"] not in (old_table["id"], result["id"]) and "Join" in labels_of(lobby)
+    assert all(p.name in text_of(lobby) for p in players)
+    assert fake.messages[old_table["id"]].data["components"] == []  # its "My hand" would lead nowhere
 
 
 async def test_the_table_is_one_message_edited_in_place_from_lobby_to_last_move(table: Table) -> None:
