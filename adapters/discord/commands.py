@@ -31,7 +31,7 @@ class CommandTranslator(app_commands.Translator):
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
-        context: app_commands.TranslationContext,
+        context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
         return COMMAND_TEXTS.get(string.message, {}).get(locale.value.split("-")[0])
 
@@ -72,7 +72,7 @@ async def words_autocomplete(interaction: Interaction, current: str) -> list[app
 
 
 def flow_of(interaction: Interaction) -> Any:
-    return interaction.client.flow  # type: ignore[attr-defined]
+    return interaction.client.flow
 
 
 def help_embed(lang: str) -> discord.Embed:

@@ -115,7 +115,7 @@ class Delivery:
                 return
             except discord.NotFound:
                 log.info("table message of channel %s is gone; posting a new one", effect.chat)
-        sent = await channel.send(embed=embed, view=view)
+        sent = await channel.send(embed=embed, **with_view(view))
         await self.store.set_messages(chat, {"table": f"{effect.game_id or '-'}:{sent.id}"})
         if message_id and new:  # the old table's buttons would only answer "this game is over"
             with contextlib.suppress(discord.HTTPException):
@@ -157,7 +157,7 @@ class Delivery:
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
         view = build_view(layout(message))
         return await self.channel(chat).send(
-            content, embed=to_embed(message), view=view, allowed_mentions=mentions
+            content, embed=to_embed(message), allowed_mentions=mentions, **with_view(view)
         )
 
     async def push_hand(self, hand: ShowHand, messages: dict[str, str]) -> None:
@@ -199,7 +199,7 @@ class Delivery:
                 (await self.client.http.start_private_message(int(hand.user_id)))["id"]
             )
             dm = self.client.get_partial_messageable(int(channel_id), type=discord.ChannelType.private)
-            sent = await dm.send(embed=embed, view=view)
+            sent = await dm.send(embed=embed, **with_view(view))
         except discord.Forbidden as error:
             if error.code != DM_REFUSED:
                 raise
@@ -244,6 +244,11 @@ class Delivery:
             except discord.HTTPException:
                 self.hands.forget(chat, user_id)
         await self.post(chat, message, content=f"<@{user_id}>")
+
+
+def with_view(view: discord.ui.View | None) -> dict[str, Any]:
+    """``send`` takes a view or none at all (an explicit None only matters to ``edit``: it clears)."""
+    return {} if view is None else {"view": view}
 
 
 def effect_chat(effect: Effect) -> str:

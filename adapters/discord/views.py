@@ -28,7 +28,7 @@ class PressHandler(Protocol):
 
 
 def handler_of(interaction: discord.Interaction[Any]) -> PressHandler:
-    return interaction.client.flow  # type: ignore[attr-defined,no-any-return]
+    return interaction.client.flow  # type: ignore[no-any-return]
 
 
 def checked(custom_id: str) -> str:

@@ -113,7 +113,7 @@ async def test_every_interaction_is_acknowledged_in_time_even_when_the_service_i
         await asyncio.sleep(0.3)
         return await handle(event)  # type: ignore[arg-type]
 
-    table.client.flow.service.handle = slow  # type: ignore[method-assign]
+    table.client.flow.service.handle = slow  # type: ignore[method-assign,assignment]
     ann, bob = table.fake.add_user("Ann"), table.fake.add_user("Bob")
     opened = await table.slash(ann, "new")
     assert opened["type"] == 5  # deferred ("thinking"), then answered through the token

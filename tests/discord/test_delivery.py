@@ -134,13 +134,14 @@ async def test_two_processes_each_run_half_the_shards_against_one_redis(
     discord_api: FakeDiscord, store: RedisGameStore
 ) -> None:
     guilds = [discord_api.add_guild(f"Club {n}", shard=(n, 2)) for n in range(2)]
-    clients = []
+    clients: list[DurakDiscordClient] = []
     for shard in range(2):
         service = GameService(store, ServiceConfig(ai_delay=0))
         settings = DiscordSettings(_env_file=None, shard_ids=str(shard), shard_count=2)  # type: ignore[call-arg]
         client = DurakDiscordClient(service, store, settings)
         assert client.shard_ids == [shard] and client.shard_count == 2
-        clients.append(await discord_api.connect(client))
+        await discord_api.connect(client)
+        clients.append(client)
     await clients[0].sync_commands()
     ann, bob = discord_api.add_user("Ann"), discord_api.add_user("Bob")
     for guild in guilds:

@@ -8,9 +8,10 @@ import time
 from bot.session import Playing
 from tests.discord.table import Table, buttons_of, custom_id_of, labels_of, text_of
 from tests.discord.test_game import open_three_player_game, play_one_move
+from tests.fakes.discord_store import FakeUser
 
 
-async def player_to_act(table: Table, players: list) -> object:
+async def player_to_act(table: Table, players: list[FakeUser]) -> FakeUser:
     session = await table.session()
     assert session is not None and session.game is not None and isinstance(session.header, Playing)
     user_id = session.header.seats[session.game.to_act or 0].user_id
