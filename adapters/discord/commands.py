@@ -149,7 +149,7 @@ def build_group() -> app_commands.Group:
 
     @group.command(name=_t("help"), description=_t("How to play with this bot"))
     async def help_(interaction: Interaction) -> None:
-        lang = flow_of(interaction)._user(interaction).lang
+        lang = flow_of(interaction).user_for(interaction).lang
         await interaction.response.send_message(embed=help_embed(lang), ephemeral=True)
 
     return group

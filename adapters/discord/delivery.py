@@ -161,9 +161,10 @@ class Delivery:
         )
 
     async def push_hand(self, hand: ShowHand, messages: dict[str, str]) -> None:
-        """Another player's hand changed: by DM if they opted in, else in their live ephemeral message."""
-        if messages.get(dm_key(hand.user_id)) and await self.dm_hand(hand, messages):
-            return
+        """Another player's hand changed: in their DMs if they opted in, and in their live ephemeral hand
+        if they have one (opting in forgets it; a later "My hand" in the channel makes a new one)."""
+        if messages.get(dm_key(hand.user_id)):
+            await self.dm_hand(hand, messages)
         live = self.hands.get(hand.chat, hand.user_id)
         if live is None:
             return  # nothing to edit: the table shows whose turn it is, and "My hand" brings the hand

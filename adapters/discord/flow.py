@@ -79,7 +79,7 @@ class InteractionFlow:
     # ---- entry points --------------------------------------------------------------------------------
 
     async def press(self, interaction: Interaction, payload: str) -> None:
-        user = self._user(interaction)
+        user = self.user_for(interaction)
         self.busy += 1
         try:
             effects = await self._handle(Press(PLATFORM, user, payload), interaction.response.defer)
@@ -90,7 +90,7 @@ class InteractionFlow:
     async def command(
         self, interaction: Interaction, name: str, words: str = "", public: bool = False
     ) -> None:
-        user = self._user(interaction)
+        user = self.user_for(interaction)
         channel = interaction.channel
         command = Command(
             PLATFORM,
@@ -116,7 +116,7 @@ class InteractionFlow:
 
     async def toggle_dm(self, interaction: Interaction, hand_payload: str, on: bool) -> None:
         """The hand's "Send to my DMs" / "Show in the channel" switch (per player, per channel)."""
-        user = self._user(interaction)
+        user = self.user_for(interaction)
         parsed = payloads.parse(hand_payload)
         self.busy += 1
         try:
@@ -151,7 +151,7 @@ class InteractionFlow:
 
     # ---- the service ---------------------------------------------------------------------------------
 
-    def _user(self, interaction: Interaction) -> User:
+    def user_for(self, interaction: Interaction) -> User:
         user = user_of(interaction)
         self.hands.langs[user.id] = user.lang
         return user
