@@ -44,6 +44,8 @@ def new_game(
     n = len(players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise SetupError(f"Durak needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+    if settings.teams and n not in (4, 6):
+        raise SetupError(f"team games need 4 players (two pairs) or 6 (two teams of three), not {n}")
     if n * HAND_SIZE > settings.deck:
         most = settings.deck // HAND_SIZE
         raise SetupError(f"a {settings.deck}-card deck deals six cards to at most {most} players, not {n}")
@@ -109,6 +111,7 @@ def _deal(
     game._log = None
     game.step = 0
     game.bout_number = 0
+    game.severny_card = -1
     start_bout(game, _first_attacker(game), first=True)
     return game
 

@@ -87,7 +87,9 @@ def _exchange(game: Game, seat: int, action: Action) -> None:
 
 
 def _surrender(game: Game, seat: int, action: Action) -> None:
-    _finish(game, Result(durak=seat, draw=False, order_out=game.out, reason="surrender"))
+    """The leaver is the durak (in a team game, with their whole team)."""
+    losers = tuple(s for s in range(len(game.players)) if game.team_of(s) == game.team_of(seat))
+    _finish(game, Result(durak=seat, draw=False, order_out=game.out, reason="surrender", losers=losers))
 
 
 _HANDLERS: dict[Kind, Callable[[Game, int, Action], None]] = {
@@ -168,15 +170,26 @@ def _end_bout(game: Game, taken: bool) -> None:
     _refill(game)
     _put_out_empty_hands(game)
 
-    active = [s for s in range(len(game.players)) if s not in game.out]
-    if not game.talon and len(active) <= 1:
-        if active:
-            _finish(game, Result(durak=active[0], draw=False, order_out=game.out, reason="last_holder"))
-        else:
-            _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="everyone_out"))
+    if not game.talon and _decide_result(game):
         return
     attacker = game.next_active(defender) if taken or defender in game.out else defender
     start_bout(game, attacker, first=False)
+
+
+def _decide_result(game: Game) -> bool:
+    """With the talon empty: one player (or one team) left holding cards loses; nobody left is a draw."""
+    n = len(game.players)
+    active = [s for s in range(n) if s not in game.out]
+    sides = {game.team_of(s) for s in active}
+    if len(sides) > 1:
+        return False
+    if not active:
+        _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="everyone_out"))
+        return True
+    losers = tuple(s for s in range(n) if game.team_of(s) == game.team_of(active[0]))
+    reason = "last_team" if game.settings.teams else "last_holder"
+    _finish(game, Result(durak=active[0], draw=False, order_out=game.out, reason=reason, losers=losers))
+    return True
 
 
 def _refill(game: Game) -> None:
@@ -187,12 +200,19 @@ def _refill(game: Game) -> None:
     order = [(game.opener + step) % n for step in range(n)]
     order = [s for s in order if s != game.defender and s not in game.out] + [game.defender]
     talon = list(game.talon)
+    # Severny: the last face-down card (the one above the turned-up trump) sets trumps when it is drawn
+    last_hidden = talon[-2] if game.settings.severny and game.severny_card < 0 and len(talon) >= 2 else -1
     hands = list(game.hand_masks)
     for seat in order:
         missing = HAND_SIZE - hands[seat].bit_count()
         while missing > 0 and talon:
-            hands[seat] |= 1 << talon.pop(0)
+            card = talon.pop(0)
+            hands[seat] |= 1 << card
             missing -= 1
+            if card == last_hidden:
+                game.severny_card = card
+                game.trump_index = card & 3
+                game.trump_card_id = card
     game.hand_masks = tuple(hands)
     game.talon = tuple(talon)
 
@@ -208,7 +228,7 @@ def start_bout(game: Game, attacker: int, first: bool) -> None:
     """Open a bout: the attacker leads against the next active player; a repeated position is a draw."""
     game.attacker = attacker
     game.opener = attacker
-    game.defender = game.next_active(attacker)
+    game.defender = game.next_opponent(attacker)
     game.defender_limit = game.hand_masks[game.defender].bit_count()
     game.bout_number = 1 if first else game.bout_number + 1
     game.bout_cap = 5 if game.settings.first5 and game.bout_number == 1 else MAX_ATTACKS

@@ -52,8 +52,9 @@ def game_to_json(game: Game) -> str:
         "positions": sorted([list(p[0]), _cards(p[1]), p[2], p[3], p[4]] for p in game.positions),
         "result": None
         if result is None
-        else [result.durak, result.draw, list(result.order_out), result.reason],
+        else [result.durak, result.draw, list(result.order_out), result.reason, list(result.losers)],
         "log": ",".join(f"{seat}{code}" for seat, code in game.log),
+        "severny_card": str(CARDS[game.severny_card]) if game.severny_card >= 0 else "",
     }
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -98,7 +99,9 @@ def game_from_json(text: str) -> Game:
         for hands, talon, attacker, defender, trump in data["positions"]
     )
     raw = data["result"]
-    game.result = None if raw is None else Result(raw[0], raw[1], tuple(raw[2]), raw[3])
+    game.result = None if raw is None else Result(raw[0], raw[1], tuple(raw[2]), raw[3], tuple(raw[4]))
+    severny = data.get("severny_card", "")
+    game.severny_card = Card.parse(severny).id if severny else -1
     node: tuple[Any, ...] | None = None
     entries = data["log"].split(",") if data["log"] else []
     for entry in entries:

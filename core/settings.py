@@ -36,11 +36,22 @@ class Settings(BaseModel):
     opener: Opener = "durak_left"
     timer: int = Field(default=60, description="seconds per turn; 0 turns the timer off")
     scoring: Scoring = "podium"
+    teams: bool = Field(default=False, description="4 players as two pairs, or 6 as two teams of three")
+    severny: bool = Field(
+        default=False,
+        description=(
+            "Durak Severnyi: when the talon's last face-down card is drawn, it is shown to everyone and its suit "
+            "is trumps for the rest of the game (the turned-up card, drawn after it, is then an ordinary card "
+            "unless it shares that suit)"
+        ),
+    )
 
     @model_validator(mode="after")
     def _timer_in_range(self) -> Settings:
         if self.timer != 0 and not TIMER_MIN <= self.timer <= TIMER_MAX:
             raise ValueError(f"timer must be 0 (off) or {TIMER_MIN}..{TIMER_MAX} seconds, not {self.timer}")
+        if self.teams and self.mode == "transfer":
+            raise ValueError("“transfer” is not played in team games: choose teams or transfer")
         return self
 
     @property
@@ -86,6 +97,10 @@ class Settings(BaseModel):
             words.append(f"timer={self.timer}")
         if self.scoring != "podium":
             words.append(f"scoring={self.scoring}")
+        if self.teams:
+            words.append("teams")
+        if self.severny:
+            words.append("severny")
         return " ".join(words)
 
 
@@ -100,6 +115,9 @@ _BARE_WORDS: dict[str, tuple[str, object]] = {
     "auto": ("throw_in", "auto"),
     "first5": ("first5", True),
     "exchange": ("exchange", "lowest"),
+    "teams": ("teams", True),
+    "severny": ("severny", True),
+    "severnyi": ("severny", True),
 }
 
 # key -> (field, accepted values as written, converter)
@@ -112,6 +130,8 @@ _KEYED_WORDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "opener": ("opener", ("durak_left", "durak_right", "lowest")),
     "timer": ("timer", ()),
     "scoring": ("scoring", ("podium", "winner")),
+    "teams": ("teams", ("on", "off")),
+    "severny": ("severny", ("on", "off")),
 }
 
 
@@ -139,6 +159,6 @@ def _read_word(token: str) -> tuple[str, object]:
         raise SettingsError(f"“{token}”: {key} takes {' | '.join(values)}")
     if key == "deck":
         return field, int(raw)
-    if key == "first5":
+    if key in ("first5", "teams", "severny"):
         return field, raw == "on"
     return field, raw

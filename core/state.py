@@ -51,7 +51,8 @@ class Result:
     durak: int | None
     draw: bool
     order_out: tuple[int, ...]
-    reason: str  # "last_holder", "everyone_out", "repetition" or "surrender"
+    reason: str  # "last_holder", "last_team", "everyone_out", "repetition" or "surrender"
+    losers: tuple[int, ...] = ()  # the durak, or in a team game every seat of the losing team
 
 
 class Game:
@@ -62,7 +63,7 @@ class Game:
         "hand_masks", "talon", "trump_index", "trump_card_id", "deal_trump_card_id", "discard",
         "attacks", "covers", "table_ranks", "phase", "attacker", "opener", "defender",
         "defender_limit", "bout_cap", "bout_number", "passed", "to_act",
-        "out", "emptied", "positions", "result", "_log", "step",
+        "out", "emptied", "positions", "result", "_log", "step", "severny_card",
     )  # fmt: skip
 
     settings: Settings
@@ -95,6 +96,7 @@ class Game:
     result: Result | None
     _log: tuple[Any, ...] | None  # linked list (previous, seat, action): cheap to extend
     step: int  # number of actions applied: the game's own version
+    severny_card: int  # Severny: the last face-down card of the talon, which set the new trumps (-1: not yet)
 
     # ---- reading the state -------------------------------------------------------------------------
 
@@ -181,6 +183,21 @@ class Game:
                 return candidate
         return seat
 
+    def team_of(self, seat: int) -> int:
+        """Team games: seats alternate, so partners are the seats of the same parity (RULES.md teams)."""
+        return seat % 2 if self.settings.teams else seat
+
+    def next_opponent(self, seat: int) -> int:
+        """The next active seat clockwise that is not ``seat``'s partner: the defender against ``seat``."""
+        if not self.settings.teams:
+            return self.next_active(seat)
+        n = len(self.players)
+        for step in range(1, n):
+            candidate = (seat + step) % n
+            if candidate not in self.out and candidate % 2 != seat % 2:
+                return candidate
+        return seat
+
     @property
     def attack_limit(self) -> int:
         """How many attack cards this bout may hold in all."""
@@ -193,13 +210,16 @@ class Game:
         mode = self.settings.throw_in
         if mode == "auto":
             mode = "neighbours" if n - len(out) >= 5 else "all"
+        side = self.team_of(self.defender)
         if mode == "neighbours":
             left = self.next_active(self.defender)
-            return [self.attacker] if left in (self.attacker, self.defender) else [self.attacker, left]
+            if left in (self.attacker, self.defender) or self.team_of(left) == side:
+                return [self.attacker]
+            return [self.attacker, left]
         order = [self.attacker]
         for step in range(1, n):
             seat = (self.attacker + step) % n
-            if seat != self.defender and seat not in out:
+            if seat != self.defender and seat not in out and self.team_of(seat) != side:
                 order.append(seat)
         return order
 
@@ -239,7 +259,7 @@ class Game:
     def exchange_holder(self) -> int | None:
         """The seat that may exchange now (RULES.md fine point 11), or None."""
         mode = self.settings.exchange
-        if mode == "off" or self.phase is Phase.OVER or not self.talon:
+        if mode == "off" or self.phase is Phase.OVER or not self.talon or self.severny_card >= 0:
             return None
         turned_up = self.talon[-1]
         lowest = self.lowest_trump()
@@ -301,6 +321,8 @@ class Game:
             return None
         if not self.talon:
             return "the turned-up trump has already been drawn"
+        if self.severny_card >= 0:
+            return "the turned-up card is no longer trumps (Severny)"
         if self.talon[-1] == self.lowest_trump():
             return "the turned-up trump is already the lowest trump"
         if self.settings.exchange == "ace" and self.talon[-1] >> 2 != 12:

@@ -2,7 +2,7 @@
 
 Secrets are stripped here and nowhere else: a view holds the viewer's own hand, every other hand only as a
 count, the table, the trump card while it lies under the talon, and public counts. The card turned up at the
-deal (``deal_trump_card``) is public for the whole game: everyone saw it.
+deal (``deal_trump_card``) is public for the whole game: everyone saw it; so is Severny's new trump card.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class View:
     trump: str  # suit letter
     trump_card: Card | None  # the turned-up trump while it lies under the talon
     deal_trump_card: Card
+    severny_card: Card | None  # Severny: the drawn card that made its suit trumps (public), once drawn
     talon_size: int
     discard_size: int
     phase: Phase
@@ -52,6 +53,8 @@ class View:
                 cards.add(cover)
         if self.trump_card is not None:
             cards.add(self.trump_card)
+        if self.severny_card is not None:
+            cards.add(self.severny_card)
         return cards
 
 
@@ -67,6 +70,7 @@ def build_view(game: Game, seat: int | None) -> View:
         trump=game.trump,
         trump_card=CARDS[game.talon[-1]] if game.talon else None,
         deal_trump_card=CARDS[game.deal_trump_card_id],
+        severny_card=CARDS[game.severny_card] if game.severny_card >= 0 else None,
         talon_size=len(game.talon),
         discard_size=game.discard.bit_count(),
         phase=game.phase,
