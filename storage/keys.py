@@ -2,7 +2,7 @@
 
 Every per-chat key carries the chat in braces, `durak:{tg:-100123}:state`: Redis Cluster hashes only the
 part inside the braces, so all of one chat's keys live in one slot and a Lua script may touch them together.
-Two keys are global (another slot): the timer index `durak:timers` and the archive `durak:archive:<id>`.
+Two keys are global (another slot): the timer index `durak:timers:<platform>` and the archive `durak:archive:<id>`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 PREFIX = "durak"
-TIMERS = f"{PREFIX}:timers"
+PLATFORMS = ("tg", "dc", "local")  # the platforms whose deadlines a worker claims unless told otherwise
+
+
+def timers_key(platform: str) -> str:
+    """One deadline index per platform, so a process serving only Telegram never claims a Discord timer."""
+    return f"{PREFIX}:timers:{platform}"
+
+
 LEADERBOARDS = ("durak", "games", "points")
 
 
@@ -88,7 +95,7 @@ def archive_key(game_id: str) -> str:
 
 
 def timer_member(chat: ChatRef, version: int) -> str:
-    """A member of `durak:timers`: "tg:-100123|7" (chat ids never contain "|")."""
+    """A member of `durak:timers:<platform>`: "tg:-100123|7" (chat ids never contain "|")."""
     return f"{chat}|{version}"
 
 

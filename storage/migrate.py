@@ -91,11 +91,11 @@ async def migrate_chat(store: RedisGameStore, old: ChatRef, new: ChatRef) -> Non
 
     if (armed := data["meta"].get("timer")) is not None:
         old_member, new_member = k.timer_member(old, int(armed)), k.timer_member(new, int(armed))
-        due = await store._roundtrip(store.redis.zscore(k.TIMERS, old_member))
+        due = await store._roundtrip(store.redis.zscore(k.timers_key(old.platform), old_member))
         if due is not None:
             pipe = store.redis.pipeline()
-            pipe.zadd(k.TIMERS, {new_member: due})
-            pipe.zrem(k.TIMERS, old_member)
+            pipe.zadd(k.timers_key(new.platform), {new_member: due})
+            pipe.zrem(k.timers_key(old.platform), old_member)
             await store._roundtrip(pipe.execute())
 
     pipe = store.redis.pipeline()

@@ -8,7 +8,7 @@ final save, guarded by a per-game marker, so a finished game is counted exactly 
 On Redis Cluster one chat's keys share a slot (see keys.py), but the global timer index and the archive live
 in other slots, and a script may only touch one slot. There the save script does the chat's part (state,
 version, stats, and the chat's own record of which version has a deadline) and a second pipeline moves the
-chat's member in `durak:timers` and writes the archive. We chose this over per-chat timer sets because the
+chat's member in `durak:timers:<platform>` and writes the archive. We chose this over per-chat timer sets because the
 timer claim must stay one atomic pop over one sorted set. The cost: 2 round trips per save on a cluster
 instead of 1, and if a process dies between the two steps that one deadline (its turn waits for the next
 action) or that one archive entry is lost, while stats stay exact: a stale member left behind fires for an old
@@ -18,7 +18,7 @@ version and does nothing.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import redis.asyncio as aioredis
@@ -82,7 +82,9 @@ class GameStore(Protocol):
         self, chat: ChatRef, words: str | None = None, lang: str | None = None
     ) -> None: ...
 
-    async def claim_due_timers(self, now: float, limit: int = 100) -> list[tuple[ChatRef, int]]: ...
+    async def claim_due_timers(
+        self, now: float, limit: int = 100, platforms: Sequence[str] = ...
+    ) -> list[tuple[ChatRef, int]]: ...
 
     async def requeue_timer(self, chat: ChatRef, version: int, due: float) -> None: ...
 
@@ -184,7 +186,7 @@ class RedisGameStore:
         for p in players:
             args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
         if not self.cluster:
-            keys += [k.TIMERS, k.archive_key(outcome.game_id if outcome else "-")]
+            keys += [k.timers_key(chat.platform), k.archive_key(outcome.game_id if outcome else "-")]
         version, old_timer = (int(x) for x in await self._script(SAVE, keys, args))
         if version == 0:
             return None
@@ -200,9 +202,9 @@ class RedisGameStore:
             return
         pipe = self.redis.pipeline()
         if old_timer >= 0:
-            pipe.zrem(k.TIMERS, k.timer_member(chat, old_timer))
+            pipe.zrem(k.timers_key(chat.platform), k.timer_member(chat, old_timer))
         if deadline is not None:
-            pipe.zadd(k.TIMERS, {k.timer_member(chat, version): deadline})
+            pipe.zadd(k.timers_key(chat.platform), {k.timer_member(chat, version): deadline})
         if outcome is not None:
             pipe.set(k.archive_key(outcome.game_id), outcome.archive_json, ex=ARCHIVE_TTL)
         await self._roundtrip(pipe.execute())
@@ -264,16 +266,23 @@ class RedisGameStore:
             pipe.hdel(k.meta_key(chat), *to_clear)
         await self._roundtrip(pipe.execute())
 
-    async def claim_due_timers(self, now: float, limit: int = 100) -> list[tuple[ChatRef, int]]:
-        """Pop up to `limit` deadlines due by `now`. Each is handed to one caller only, who must still check
-        that the chat is at that version (a newer save replaces the member, but a claim may race a save)."""
-        members = await self._script(CLAIM_TIMERS, [k.TIMERS], [repr(float(now)), limit])
-        return [k.parse_timer_member(text(member)) for member in members]
+    async def claim_due_timers(
+        self, now: float, limit: int = 100, platforms: Sequence[str] = k.PLATFORMS
+    ) -> list[tuple[ChatRef, int]]:
+        """Pop up to `limit` deadlines due by `now` on each of `platforms`. Each is handed to one caller only,
+        who must still check that the chat is at that version (a claim may race a save)."""
+        claimed: list[tuple[ChatRef, int]] = []
+        for platform in platforms:
+            members = await self._script(CLAIM_TIMERS, [k.timers_key(platform)], [repr(float(now)), limit])
+            claimed += [k.parse_timer_member(text(member)) for member in members]
+        return claimed
 
     async def requeue_timer(self, chat: ChatRef, version: int, due: float) -> None:
         """Put back a claimed deadline whose handling failed (e.g. Redis went away mid-way), to fire at `due`.
         Harmless if the chat has moved on: a deadline for an old version does nothing when it fires."""
-        await self._roundtrip(self.redis.zadd(k.TIMERS, {k.timer_member(chat, version): due}, nx=True))
+        await self._roundtrip(
+            self.redis.zadd(k.timers_key(chat.platform), {k.timer_member(chat, version): due}, nx=True)
+        )
 
     async def archived_game(self, game_id: str) -> str | None:
         archived = text(await self._roundtrip(self.redis.get(k.archive_key(game_id))))

@@ -179,8 +179,16 @@ async def test_a_save_with_a_deadline_arms_one_timer_and_the_next_save_replaces_
     await store.save(CHAT, 1, "turn 2", ttl=GAME_TTL, deadline=200.0)
     await store.save(OTHER, 0, "other", ttl=GAME_TTL, deadline=150.0)
     assert await store.claim_due_timers(120.0) == []  # the timer of version 1 is gone
-    assert await store.claim_due_timers(250.0) == [(OTHER, 1), (CHAT, 2)]
+    assert sorted(await store.claim_due_timers(250.0)) == sorted([(OTHER, 1), (CHAT, 2)])
     assert await store.claim_due_timers(1e12) == []
+
+
+async def test_a_worker_claims_only_the_timers_of_the_platforms_it_serves(store: RedisGameStore) -> None:
+    await store.save(CHAT, 0, "telegram game", ttl=GAME_TTL, deadline=100.0)
+    await store.save(OTHER, 0, "discord game", ttl=GAME_TTL, deadline=100.0)
+    assert await store.claim_due_timers(200.0, platforms=[CHAT.platform]) == [(CHAT, 1)]
+    assert await store.claim_due_timers(200.0, platforms=[CHAT.platform]) == []
+    assert await store.claim_due_timers(200.0, platforms=[OTHER.platform]) == [(OTHER, 1)]
 
 
 async def test_a_save_without_a_deadline_disarms_the_timer(store: RedisGameStore) -> None:
