@@ -127,7 +127,12 @@ class TelegramBot:
         if own_timer_loop:
             self._timers = asyncio.create_task(
                 run_timers(
-                    self.service, self.store, self._stop_timers, self.deliver_timer_effects, timer_poll
+                    self.service,
+                    self.store,
+                    self._stop_timers,
+                    self.deliver_timer_effects,
+                    poll=timer_poll,
+                    clock=timer_clock,
                 )
             )
         else:

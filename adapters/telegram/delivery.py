@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import warnings
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -156,8 +157,7 @@ class Delivery:
                 await self._perform(item)
                 return True
             except RetryAfter as error:
-                seconds = error.retry_after
-                seconds = seconds.total_seconds() if isinstance(seconds, timedelta) else float(seconds)
+                seconds = retry_seconds(error)
                 log.warning("chat %s: flood control, pausing it %.0fs", item.chat, seconds)
                 queue.paused_until = self.clock.now() + seconds
                 return False
@@ -316,3 +316,11 @@ class Delivery:
         waiting, queue.pending = list(queue.pending), deque()
         for item in waiting:
             self.enqueue(item.moved(old, new))
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    """``retry_after`` as seconds, whether PTB gives an int (22.x) or a timedelta (announced)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PTB's notice that the type will change: we accept both
+        value = error.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)

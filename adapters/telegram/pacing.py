@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
+EPSILON = 1e-6  # seconds: float rounding must never turn a wait into an endless series of zero waits
+
+
 class Clock(Protocol):
     def now(self) -> float: ...
 
@@ -45,7 +48,7 @@ class TokenBucket:
 
     def wait(self, now: float) -> float:
         self._refill(now)
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        return 0.0 if self.tokens >= 1 - EPSILON else max(EPSILON, (1 - self.tokens) / self.rate)
 
     def take(self, now: float) -> None:
         self._refill(now)
@@ -70,7 +73,7 @@ class SlidingWindow:
         self._forget(now)
         if len(self.times) < self.limit:
             return 0.0
-        return self.times[len(self.times) - self.limit] + self.window - now + 1e-6
+        return max(EPSILON, self.times[len(self.times) - self.limit] + self.window - now + EPSILON)
 
     def take(self, now: float) -> None:
         bisect.insort(self.times, now)

@@ -23,8 +23,8 @@ from bot.config import BotConfig
 from bot.context import ServiceConfig
 from bot.service import GameService
 from bot.session import ChatSession, Finished, Playing
-from core import Action, Kind, Settings, new_game
-from core.cards import Card
+from core import Action, Game, Kind, Settings, new_game
+from core.cards import CARDS, Card
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.fakes.telegram_api import Clock, FakeTelegram
@@ -167,33 +167,32 @@ class World:
     # ---- what every run must respect -----------------------------------------------------------------
 
     async def public_cards(self, game_id: str) -> set[str]:
-        """Every card the table ever showed, from the archived game: played, covered, transferred, the
-        turned-up trump and a trump swapped for it."""
+        """Every card the table ever showed in an archived game."""
         archived = await self.store.archived_game(game_id)
         assert archived is not None, f"game {game_id} was not archived"
         data = json.loads(archived)
-        game = new_game(
-            Settings.from_words(data["words"]),
-            data["players"],
-            seed=data["seed"],
-            deck=[Card.parse(c) for c in data["deck"]] if data["deck"] else None,
-            dealer=data["dealer"],
-            last_durak=data["last_durak"],
-        )
-        public = {game.view(None).deal_trump_card.symbol}
-        for seat, code in data["log"]:
-            action = Action.parse(code)
-            before = game.view(seat).hand
-            game = game.apply(seat, action)
-            if action.card is not None:
-                public.add(action.card.symbol)
-            if action.kind is Kind.EXCHANGE:
-                public.update(card.symbol for card in set(before) - set(game.view(seat).hand))
-        return public
+        deck = [Card.parse(c) for c in data["deck"]] if data["deck"] else None
+        start = new_game(
+            Settings.from_words(data["words"]), data["players"], seed=data["seed"], deck=deck,
+            dealer=data["dealer"], last_durak=data["last_durak"],
+        )  # fmt: skip
+        return replayed_public_cards(start, [(seat, code) for seat, code in data["log"]])
 
-    async def check_rules(self, group: FakeChat, game_ids: list[str]) -> None:
+    async def public_cards_now(self, chat: FakeChat) -> set[str]:
+        """Every card the table showed so far in the chat's running game."""
+        session = await self.session(chat)
+        assert session is not None and session.game is not None
+        game = session.game
+        deck = None if game.seed is not None else [CARDS[c] for c in game.deck_order]
+        start = new_game(
+            game.settings, list(game.players), seed=game.seed, deck=deck, dealer=game.dealer,
+            last_durak=game.last_durak,
+        )  # fmt: skip
+        return replayed_public_cards(start, list(game.log))
+
+    async def check_rules(self, group: FakeChat, game_ids: list[str], running: bool = False) -> None:
         """No hand card in the group, within 20 messages a minute, no Bad Request, every press answered."""
-        public: set[str] = set()
+        public: set[str] = await self.public_cards_now(group) if running else set()
         for game_id in game_ids:
             public |= await self.public_cards(game_id)
         shown = {"".join(match) for text in self.fake.group_texts(group) for match in CARD_RE.findall(text)}
@@ -203,3 +202,17 @@ class World:
         assert self.fake.unanswered_queries() == []
         assert self.fake.invalid_deep_links == []
         assert all(answer.delay < 1.0 for answer in self.fake.callback_answers.values())
+
+
+def replayed_public_cards(game: Game, log: list[tuple[int, str]]) -> set[str]:
+    """The turned-up trump, every card played, covered or transferred, and a trump swapped for it."""
+    public = {game.view(None).deal_trump_card.symbol}
+    for seat, code in log:
+        action = Action.parse(code)
+        before = game.view(seat).hand
+        game = game.apply(seat, action)
+        if action.card is not None:
+            public.add(action.card.symbol)
+        if action.kind is Kind.EXCHANGE:
+            public.update(card.symbol for card in set(before) - set(game.view(seat).hand))
+    return public
