@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 
 from core.ai.knowledge import Knowledge
-from core.cards import TABLE_RANKS, bits, deck_ids
+from core.cards import TABLE_RANKS, bits
+from core.deal import new_game
 from core.state import MAX_ATTACKS, Game
 from core.view import View
 
@@ -59,17 +60,13 @@ def _deal_with_constraints(
 
 def build_game(view: View, k: Knowledge, hands: list[int], talon: list[int]) -> Game:
     """A `Game` equal to the real one in everything the seat can see, with these hidden cards."""
-    game = object.__new__(Game)
-    game.settings = k.settings
-    game.players = view.players
-    game.seed = None
-    game.deck_order = tuple(deck_ids(k.settings.deck))
-    game.dealer = len(view.players) - 1
-    game.last_durak = None
+    game = _template(view, k).clone()  # any slot not set below keeps a fresh deal's value
     game.hand_masks = tuple(hands)
     game.talon = tuple(talon)
     game.trump_index = k.trump
-    game.trump_card_id = k.bottom
+    severny = view.severny_card
+    game.severny_card = severny.id if severny is not None else -1
+    game.trump_card_id = severny.id if severny is not None else k.bottom
     game.deal_trump_card_id = view.deal_trump_card.id
     game.discard = k.discard
     game.attacks = tuple(attack.id for attack, _ in view.table)
@@ -95,6 +92,13 @@ def build_game(view: View, k: Knowledge, hands: list[int], talon: list[int]) -> 
     game._log = None
     game.step = view.step
     return game
+
+
+def _template(view: View, k: Knowledge) -> Game:
+    """A freshly dealt game with this table's settings and players, made once per knowledge."""
+    if k.template is None:
+        k.template = new_game(k.settings, view.players, seed=0)
+    return k.template
 
 
 def sample_game(view: View, k: Knowledge, rng: random.Random) -> Game:

@@ -21,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.cards import BEATERS, SUIT_MASK, SUITS, TABLE_RANKS, deck_ids, mask_of
+from core.deal import new_game
 from core.settings import Settings
-from core.state import HAND_SIZE, MAX_ATTACKS, Phase
+from core.state import HAND_SIZE, MAX_ATTACKS, Game, Phase
 from core.view import View
 
 _ATTACK, _COVER, _TAKE, _PASS, _TRANSFER, _EXCHANGE, _SURRENDER = "actpxes"
@@ -51,6 +52,7 @@ class Knowledge:
     defender_limit: int = 0
     emptied: list[int] = field(default_factory=list)
     out: list[int] = field(default_factory=list)
+    template: Game | None = None  # a dealt game of these settings, reused by `determinize`
 
     @property
     def unseen(self) -> int:
@@ -98,6 +100,9 @@ class _Replay:
             opener=view.attacker,
             defender_limit=view.hand_sizes[view.defender],
         )
+        # a scratch game answers the seating questions (next opponent, throwers) exactly as the engine does
+        self.seating = new_game(settings, view.players, seed=0)
+        self.severny_card = view.severny_card.id if view.severny_card is not None else -1
         self.attacks: list[int] = []
         self.covers: list[int] = []
         self.attacker = self.defender = -1
@@ -171,7 +176,7 @@ class _Replay:
     def _start_bout(self, attacker: int) -> None:
         k = self.k
         self.attacker = k.opener = attacker
-        self.defender = self._next_active(attacker)
+        self.defender = self._seating().next_opponent(attacker)
         k.defender_limit = k.hand_sizes[self.defender]
         self.bout_number += 1
         self.attacks, self.covers, self.passed, self.taking = [], [], 0, False
@@ -232,6 +237,8 @@ class _Replay:
             drawn = min(max(0, HAND_SIZE - k.hand_sizes[seat]), k.talon_size)
             if not drawn:
                 continue
+            if self.severny_card >= 0 and k.talon_size >= 2 and k.talon_size - drawn <= 1:
+                k.known[seat] |= 1 << self.severny_card  # Severny: the last hidden card is shown when drawn
             k.hand_sizes[seat] += drawn
             k.talon_size -= drawn
             k.lacks[seat] = k.doubts[seat] = 0
@@ -253,7 +260,7 @@ class _Replay:
 
     def _exchange(self, seat: int) -> None:
         k = self.k
-        lowest = min(deck_ids(k.settings.deck)) // 4 * 4 + k.trump
+        lowest = min(deck_ids(k.settings.deck)) // 4 * 4 + (k.bottom & 3)
         k.known[seat] = k.known[seat] & ~(1 << lowest) | (1 << k.bottom)
         k.lacks[seat] &= ~(1 << k.bottom)
         k.doubts[seat] &= ~(1 << k.bottom)
@@ -293,28 +300,19 @@ class _Replay:
         cap = 5 if self.k.settings.first5 and self.bout_number == 1 else MAX_ATTACKS
         return min(cap, self.k.defender_limit)
 
+    def _seating(self) -> Game:
+        seating = self.seating
+        seating.out = tuple(self.k.out)
+        seating.attacker = self.attacker
+        seating.defender = self.defender
+        return seating
+
     def _next_active(self, seat: int) -> int:
-        for step in range(1, self.k.n + 1):
-            candidate = (seat + step) % self.k.n
-            if candidate not in self.k.out:
-                return candidate
-        return seat
+        return self._seating().next_active(seat)
 
     def _throwers(self) -> list[int]:
         """Allowed throwers in priority order, as `Game.throwers` computes them."""
-        k = self.k
-        mode = k.settings.throw_in
-        if mode == "auto":
-            mode = "neighbours" if k.n - len(k.out) >= 5 else "all"
-        if mode == "neighbours":
-            left = self._next_active(self.defender)
-            return [self.attacker] if left in (self.attacker, self.defender) else [self.attacker, left]
-        order = [self.attacker]
-        for step in range(1, k.n):
-            seat = (self.attacker + step) % k.n
-            if seat != self.defender and seat not in k.out:
-                order.append(seat)
-        return order
+        return self._seating().throwers()
 
 
 def _card_of(code: str) -> int:

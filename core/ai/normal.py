@@ -25,6 +25,7 @@ LOW_PLAIN = 100  # plain cards of any rank are thrown in (measured: more throw-i
 LONG_TALON = 6
 TWIN_BONUS = 3  # lead value saved per other card of the same rank in hand (it can be thrown in later)
 SURE_TAKE_BONUS = 8  # lead value saved when card counting says the defender cannot beat the card
+ENDGAME_SURE_BONUS = 8  # the same, once the talon is empty
 DUMP_PLAIN = 100  # plain cards up to this value are added to a take while the talon lasts
 
 
@@ -43,6 +44,7 @@ def _lead(sit: Situation) -> Action:
     trump = sit.trump
     hand = sit.hand
     can_beat = sit.possible[sit.defender]
+    sure_bonus = SURE_TAKE_BONUS if sit.talon_size else ENDGAME_SURE_BONUS
     best, best_score = -1, 10**6
     for card in bits(hand):
         value = card_value(card, trump)
@@ -50,7 +52,7 @@ def _lead(sit: Situation) -> Action:
         twins = (hand & TABLE_RANKS[card] & ~(1 << card)).bit_count()
         score -= TWIN_BONUS * twins
         if not can_beat & BEATERS[trump][card]:
-            score -= SURE_TAKE_BONUS  # the defender cannot beat it: a sure take
+            score -= sure_bonus  # the defender cannot beat it: a sure take
         if card & 3 == trump and sit.talon_size:
             score += 20
         if score < best_score:

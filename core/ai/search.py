@@ -28,18 +28,31 @@ from core.view import View
 ROLLOUT_CAP = 600  # actions; a rollout longer than this is scored as a draw
 PRUNE_EVERY = 6  # worlds between two prunings of clearly worse candidates
 PRUNE_MARGIN = 0.2
+ROLLOUT_NOISE = 0.0  # share of random actions in rollouts
 
 
-def rollout(game: Game, seat: int) -> tuple[float, int]:
-    """Play the world to its end with the normal rules; (1.0 unless ``seat`` is the durak, actions)."""
+def rollout(game: Game, seat: int, rng: random.Random | None = None) -> tuple[float, int]:
+    """Play the world to its end with the normal rules; (1.0 unless ``seat`` is the durak, actions).
+    With ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a random legal one instead."""
     steps = 0
+    noise = ROLLOUT_NOISE if rng is not None else 0.0
     while game.phase is not Phase.OVER and steps < ROLLOUT_CAP:
         actor = game.to_act
         assert actor is not None
-        game = apply_action(game, actor, decide(Situation.from_game(game, actor)))
+        if noise and rng is not None and rng.random() < noise:
+            legal = [a for a in game.legal_actions(actor) if a.kind.value != "e"]
+            action = legal[int(rng.random() * len(legal))]
+        else:
+            action = decide(Situation.from_game(game, actor))
+        game = apply_action(game, actor, action)
         steps += 1
+    return (0.0 if lost(game, seat) else 1.0), steps
+
+
+def lost(game: Game, seat: int) -> bool:
+    """Whether ``seat`` is the durak (or, in a team game, on the losing team)."""
     result = game.result
-    return (0.0 if result is not None and result.durak == seat else 1.0), steps
+    return result is not None and (result.durak == seat or seat in result.losers)
 
 
 def monte_carlo(
@@ -60,8 +73,9 @@ def monte_carlo(
     while worlds == 0 or spent + spent / worlds <= budget:  # stop before a world would overrun
         world = sample_game(view, k, rng)
         worlds += 1
-        for action in alive:
-            score, steps = rollout(apply_action(world, seat, action), seat)
+        noise_seed = rng.random()
+        for action in alive:  # the same noise for every candidate in a world: a paired comparison
+            score, steps = rollout(apply_action(world, seat, action), seat, random.Random(noise_seed))
             wins[action] += score
             tries[action] += 1
             spent += steps + 1
@@ -86,8 +100,7 @@ class _Solver:
 
     def safe(self, game: Game) -> bool:
         if game.phase is Phase.OVER:
-            result = game.result
-            return result is None or result.durak != self.seat
+            return not lost(game, self.seat)
         key = (
             game.hand_masks, game.attacks, game.covers, game.phase, game.to_act, game.attacker,
             game.defender, game.passed, game.defender_limit, game.out,

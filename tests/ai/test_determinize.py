@@ -11,10 +11,12 @@ from core.ai.determinize import sample_game
 from core.ai.knowledge import read_knowledge
 
 VISIBLE = ("hand", "hand_sizes", "table", "trump", "trump_card", "talon_size", "discard_size", "phase",
-           "to_act", "attacker", "defender", "passed", "out", "attack_limit", "legal_actions")  # fmt: skip
+           "to_act", "attacker", "defender", "passed", "out", "attack_limit", "legal_actions", "severny_card")  # fmt: skip
 
 
-@pytest.mark.parametrize(("words", "n"), [("", 2), ("transfer", 3), ("deck=24 exchange first5", 4)])
+@pytest.mark.parametrize(
+    ("words", "n"), [("", 2), ("transfer", 3), ("deck=24 exchange first5", 4), ("teams severny", 4)]
+)
 def test_a_sampled_world_shows_the_seat_exactly_what_the_real_game_shows(words: str, n: int) -> None:
     for seed in range(5):
         game = new_game(Settings.from_words(words), [f"p{i}" for i in range(n)], seed=seed)

@@ -98,10 +98,10 @@ def _invariants(words: str, n: int, seed: int) -> None:
 @pytest.mark.parametrize(
     ("words", "n"),
     [("", 2), ("", 4), ("transfer", 3), ("deck=24 exchange", 3), ("transfer neighbours first5", 5),
-     ("deck=52 auto exchange=ace", 6)],
+     ("deck=52 auto exchange=ace", 6), ("teams", 4), ("teams severny neighbours", 6), ("severny exchange", 3)],
 )  # fmt: skip
 def test_knowledge_agrees_with_the_real_game_at_every_step_of_random_games(words: str, n: int) -> None:
-    for seed in range(6):
+    for seed in range(12 // n):
         _invariants(words, n, seed)
 
 

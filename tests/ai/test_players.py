@@ -11,7 +11,7 @@ from tests.ai.helpers import play_out, stacked
 
 FAST_LEVELS = ("random", "greedy", "easy", "normal")
 SETUPS = [("", 2), ("transfer", 2), ("", 4), ("transfer neighbours first5", 5), ("deck=24 exchange", 3),
-          ("exchange=ace transfer", 4)]  # fmt: skip
+          ("exchange=ace transfer", 4), ("teams", 4), ("severny exchange", 3)]  # fmt: skip
 
 
 def _choosers(players: list[Player]) -> list:
@@ -27,7 +27,7 @@ def test_every_fast_level_only_ever_chooses_legal_actions(words: str, n: int) ->
         assert final.is_over
 
 
-@pytest.mark.parametrize(("words", "n"), [("", 2), ("transfer exchange", 3)])
+@pytest.mark.parametrize(("words", "n"), [("", 2), ("transfer exchange", 3), ("teams severny", 4)])
 def test_the_hard_level_only_ever_chooses_legal_actions(words: str, n: int) -> None:
     for seed in range(4):
         players: list[Player] = [HardPlayer(seed=seed, rollout_actions=150)]
