@@ -23,7 +23,7 @@ from adapters.discord.commands import install
 from adapters.discord.delivery import Delivery
 from adapters.discord.flow import InteractionFlow
 from adapters.discord.hands import HandRegistry
-from adapters.discord.views import DirectMessageToggle, ServiceButton
+from adapters.discord.views import CardSelect, DirectMessageToggle, ServiceButton
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
@@ -92,7 +92,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         await install(self.tree)
-        self.add_dynamic_items(ServiceButton, DirectMessageToggle)
+        self.add_dynamic_items(ServiceButton, CardSelect, DirectMessageToggle)
         DELIVERIES.register("dc", self.deliver_due)
         if self.run_timer_loop:
             self._timers = asyncio.create_task(

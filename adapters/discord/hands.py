@@ -87,7 +87,9 @@ def hand_parts(
     if hand.game_id:
         label = say("no_dm" if in_dm else "dm_me", lang)
         switch = (dm_toggle_spec(not in_dm, hand_payload(hand), label),)
-    return to_embed(hand.message, extra_lines), build_view(layout(hand.message, switch))
+    return to_embed(hand.message, extra_lines), build_view(
+        layout(hand.message, switch, say("pick_card", lang))
+    )
 
 
 def is_hand_message(interaction: discord.Interaction[Any]) -> bool:

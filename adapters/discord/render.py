@@ -4,6 +4,8 @@ The first line becomes the embed's title and the rest its description. Every spa
 `discord.utils.escape_markdown`, so a player called ``*Ann*`` or ``__x__`` is shown as typed and can never
 format, hide or fake part of the table. Buttons are laid out in Discord's limits: at most 5 per row and
 5 rows; a longer neutral row is split, and when there are still too many rows they are packed by fives.
+A hand with more cards to play than that (a big hand after taking) gets its cards as select menus of up to
+25 options each, so every legal move stays reachable; the last row (Take, Pass...) stays buttons.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ DESCRIPTION_LIMIT = 4096
 LABEL_LIMIT = 80
 ROW_WIDTH = 5
 MAX_ROWS = 5
+SELECT_OPTIONS = 25
 EMBED_COLOUR = discord.Colour.dark_green()
 
 
@@ -88,24 +91,41 @@ def spec_for(button: Button) -> ButtonSpec:
     return ButtonSpec(label, payload=button.payload, style=style)
 
 
-def layout(message: Message, extra: tuple[ButtonSpec, ...] = ()) -> list[list[ButtonSpec]]:
+@dataclass(frozen=True)
+class SelectSpec:
+    """A select menu standing in for a row group of card buttons: (label, payload) options."""
+
+    options: tuple[tuple[str, str], ...]
+    placeholder: str
+    index: int
+
+
+Row = list[ButtonSpec] | SelectSpec
+
+
+def layout(message: Message, extra: tuple[ButtonSpec, ...] = (), placeholder: str = "…") -> list[Row]:
     """Rows within Discord's limits. ``extra`` (the adapter's own buttons) go last and are dropped first
-    when there is no room; of the message's buttons, the last row (Take, Pass...) is kept whole."""
-    rows = [
+    when there is no room; of the message's buttons, the last row (Take, Pass...) is kept whole, and the
+    rest is packed by fives or, when even that is too many, offered in select menus."""
+    rows: list[Row] = [
         [spec_for(b) for b in row[start : start + ROW_WIDTH]]
         for row in message.buttons
         for start in range(0, len(row), ROW_WIDTH)
         if row
     ]
-    if extra:
+    if extra and len(rows) < MAX_ROWS:
         rows.append(list(extra))
     if len(rows) <= MAX_ROWS:
         return rows
-    if extra:
-        rows.pop()
-    if len(rows) <= MAX_ROWS:
-        return rows
     last = rows[-1]
-    rest = [spec for row in rows[:-1] for spec in row][: (MAX_ROWS - 1) * ROW_WIDTH]
-    packed = [rest[i : i + ROW_WIDTH] for i in range(0, len(rest), ROW_WIDTH)]
-    return [*packed[: MAX_ROWS - 1], last]
+    rest = [spec for row in rows[:-1] if isinstance(row, list) for spec in row]
+    if len(rest) <= (MAX_ROWS - 1) * ROW_WIDTH:
+        return [*(rest[i : i + ROW_WIDTH] for i in range(0, len(rest), ROW_WIDTH)), last]
+    choices = [(spec.label, spec.payload) for spec in rest if spec.payload]
+    chunks = [choices[i : i + SELECT_OPTIONS] for i in range(0, len(choices), SELECT_OPTIONS)]
+    count = min(len(chunks), MAX_ROWS - 1)
+    selects: list[Row] = [
+        SelectSpec(tuple(chunk), f"{placeholder} ({n + 1}/{count})" if count > 1 else placeholder, n)
+        for n, chunk in enumerate(chunks[:count])
+    ]
+    return [*selects, last]

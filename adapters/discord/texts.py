@@ -34,6 +34,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "it": "{mention}, Discord non mi ha lasciato mandarti un messaggio diretto (impostazioni privacy); "
         "la tua mano resta sotto «{my_hand}».",
     },
+    "pick_card": {"en": "Play a card…", "ru": "Сыграть карту…", "it": "Gioca una carta…"},
     "done": {"en": "Done.", "ru": "Готово.", "it": "Fatto."},
     "cannot_post": {
         "en": "I cannot post in this channel: give me View Channel, Send Messages and Embed Links here.",

@@ -4,6 +4,8 @@ discord.py's `DynamicItem` rebuilds the button from the custom_id of any message
 by one that has since restarted, so no view needs to be registered per message. Two kinds:
 
 - ``d:<service payload>``: a game button; the press goes to the service as the payload it carries.
+- ``ds:<n>:<first option's payload>``: a select menu of card moves (a big hand); each option's value
+  is the service payload of that move.
 - ``dm:<hand payload>`` / ``nodm:<hand payload>``: the adapter's own "send my hand by DM" switch.
 """
 
@@ -14,7 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
-from adapters.discord.render import ButtonSpec
+from adapters.discord.render import ButtonSpec, Row, SelectSpec
 
 SERVICE_PREFIX = "d:"
 CUSTOM_ID_LIMIT = 100
@@ -59,6 +61,35 @@ class ServiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await handler_of(interaction).press(interaction, self.payload)
 
 
+class CardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"ds:(?P<n>\d):(?P<payload>{_PAYLOAD})"
+):
+    """Card moves as a select menu when there are too many for buttons; the chosen value is the payload."""
+
+    def __init__(self, spec: SelectSpec) -> None:
+        custom_id = checked(f"ds:{spec.index}:{spec.options[0][1]}")
+        options = [discord.SelectOption(label=label[:100], value=payload) for label, payload in spec.options]
+        super().__init__(
+            discord.ui.Select(custom_id=custom_id, placeholder=spec.placeholder[:150], options=options)
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> CardSelect:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        placeholder = item.placeholder if isinstance(item, discord.ui.Select) else None
+        pairs = tuple((o.label, o.value) for o in options) or (("·", match["payload"]),)
+        return cls(SelectSpec(pairs, placeholder or "…", int(match["n"])))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if values:
+            await handler_of(interaction).press(interaction, str(values[0]))
+        else:
+            await interaction.response.defer()
+
+
 class DirectMessageToggle(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"(?P<mode>dm|nodm):(?P<payload>{_PAYLOAD})"
 ):
@@ -86,12 +117,17 @@ def dm_toggle_spec(on: bool, hand_payload: str, label: str) -> ButtonSpec:
     return ButtonSpec(label, custom_id=checked(f"{'dm' if on else 'nodm'}:{hand_payload}"))
 
 
-def build_view(rows: list[list[ButtonSpec]]) -> discord.ui.View | None:
+def build_view(rows: list[Row]) -> discord.ui.View | None:
     """A view of dynamic items only (nothing to keep per message); None when there are no buttons."""
     if not rows:
         return None
     view = discord.ui.View(timeout=None)
     for row_number, row in enumerate(rows):
+        if isinstance(row, SelectSpec):
+            select = CardSelect(row)
+            select.row = row_number
+            view.add_item(select)
+            continue
         for spec in row:
             item: discord.ui.Item[Any]
             if spec.url:

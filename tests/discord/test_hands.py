@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 import time
 
+from bot.effects import Button, ShowHand
+from bot.payloads import HAND, Payload
+from bot.render.text import bold, line, message
 from bot.session import Playing
 from tests.discord.table import Table, buttons_of, custom_id_of, labels_of, text_of
 from tests.discord.test_game import open_three_player_game, play_one_move
@@ -104,3 +107,28 @@ async def test_a_player_who_opts_in_gets_the_hand_by_dm_and_plays_from_there(tab
     assert len(table.fake.messages[dm["id"]].history) > 2
     await table.press(ann, dm, custom_id_of(dm, "Show in the channel"))
     assert "My hand" in text_of(table.fake.dms_for(ann)[0])
+
+
+async def test_a_card_chosen_from_a_select_menu_reaches_the_service_and_edits_that_hand(table: Table) -> None:
+    """Hands with more moves than 20 buttons get select menus; a choice is a press of that move."""
+    players = await open_three_player_game(table)
+    ann = players[0]
+    session = await table.session()
+    assert session is not None and isinstance(session.header, Playing)
+    moves = [
+        Button(f"card {n}", Payload(table.channel, session.header.game_id, n, HAND).encode())
+        for n in range(30)
+    ]
+    crowded = message(
+        [line(bold("Durak in durak")), line("many cards")], [moves[i : i + 4] for i in range(0, 30, 4)]
+    )
+    assert table.client is not None
+    hand = ShowHand(table.channel, ann.id, crowded, session.header.game_id)
+    assert await table.client.delivery.dm_hand(hand, {})
+    (dm,) = table.fake.dms_for(ann)
+    select, second = [c for row in dm["components"] for c in row["components"] if c["type"] == 3]
+    assert len(select["options"]) + len(second["options"]) == 28 and select["custom_id"].startswith("ds:0:")
+    interaction = table.fake.press(ann, dm, select["custom_id"], values=[moves[5].payload])
+    assert (await table.fake.wait_for_callback(interaction))["type"] == 7
+    await table.settle()
+    assert "Your cards" in text_of(table.fake.dms_for(ann)[0])

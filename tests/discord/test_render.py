@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.discord.render import layout, to_embed
+from adapters.discord.render import SelectSpec, layout, to_embed
 from adapters.discord.views import DirectMessageToggle, ServiceButton, build_view
 from bot.effects import Button, Message, Span
 from bot.payloads import Payload
@@ -31,19 +31,37 @@ def test_a_mono_span_cannot_break_out_of_its_code_span() -> None:
 
 def test_long_rows_are_split_into_fives_and_too_many_rows_are_packed_keeping_the_last_row() -> None:
     rows = layout(Message(lines=(), buttons=buttons(7, 7)))
-    assert [len(r) for r in rows] == [5, 2]
-    many = Message(
-        lines=(), buttons=(*buttons(28, 4), (Button("Take", Payload(CHANNEL, "g1", 1, "t").encode()),))
-    )
-    rows = layout(many)
-    assert len(rows) == 5 and all(len(r) <= 5 for r in rows)
-    assert [b.label for b in rows[-1]] == ["Take"]
+    assert [len(r) for r in rows if isinstance(r, list)] == [5, 2]
+    take = (Button("Take", Payload(CHANNEL, "g1", 1, "t").encode()),)
+    rows = layout(Message(lines=(), buttons=(*buttons(18, 4), take)))
+    assert [[b.label for b in r] for r in rows if isinstance(r, list)][-1] == ["Take"]
+    assert [len(r) for r in rows if isinstance(r, list)] == [5, 5, 5, 3, 1]
+
+
+def test_more_cards_than_buttons_allow_become_select_menus_with_every_move() -> None:
+    take = (Button("Take", Payload(CHANNEL, "g1", 1, "t").encode()),)
+    many = Message(lines=(), buttons=(*buttons(28, 4), take))
+    rows = layout(many, placeholder="Play a card…")
+    first, second, last = rows
+    assert isinstance(first, SelectSpec) and isinstance(second, SelectSpec) and isinstance(last, list)
+    assert len(first.options) == 25 and len(second.options) == 3 and [b.label for b in last] == ["Take"]
+    assert first.placeholder == "Play a card… (1/2)"
+    every = [payload for select in (first, second) for _, payload in select.options]
+    assert every == [b.payload for row in many.buttons[:-1] for b in row]
+    view = build_view(rows)
+    assert view is not None and [type(i).__name__ for i in view.children] == [
+        "CardSelect",
+        "CardSelect",
+        "ServiceButton",
+    ]
+    assert all(len(getattr(i, "custom_id", "")) <= 100 for i in view.children)
 
 
 def test_the_adapters_extra_button_is_dropped_first_when_there_is_no_room() -> None:
     full = Message(lines=(), buttons=buttons(25, 5))
     extra = (layout(Message(lines=(), buttons=buttons(1, 1)))[0][0],)
-    assert len(layout(full, extra)) == 5 and layout(full, extra)[-1][0].label == "b20"
+    rows = layout(full, extra)
+    assert len(rows) == 5 and isinstance(rows[-1], list) and rows[-1][0].label == "b20"
     assert layout(Message(lines=(), buttons=buttons(3, 3)), extra)[-1] == list(extra)
 
 
