@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot import payloads
 from bot.context import Context
 from bot.decision import LOBBY_TTL, Decision, show
@@ -84,6 +86,8 @@ def lobby_action(ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bo
         creator = lobby.creator if lobby.creator != user.id else next(s.user_id for s in seats if not s.is_ai)
         changed = lobby.model_copy(update={"seats": seats, "creator": creator})
         return lobby_saved(ctx, changed, Alert(user.id, _("You left.")))
+    if code.startswith(payloads.TEAM):
+        return pick_team(ctx, lobby, user, code.partition(":")[2], full)
     if code.startswith(payloads.ADD_AI):
         level = code.partition(":")[2] or "normal"
         if level not in AI_LEVELS:
@@ -108,6 +112,11 @@ def lobby_action(ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bo
             )
         if not seated and user.id != lobby.creator and not is_admin:
             return show(Alert(user.id, _("Join the game first."), show_alert=True))
+        if Settings.from_words(lobby.words).teams:
+            problem = team_problem(lobby, _)
+            if problem:
+                return show(Alert(user.id, problem, show_alert=True))
+            lobby = lobby.model_copy(update={"seats": seated_by_team(lobby.seats)})
         decision = start_game(ctx, lobby)
         decision.effects.insert(0, Alert(user.id, ""))
         return decision
@@ -141,3 +150,44 @@ def rematch(ctx: Context, finished: Finished, user: User) -> Decision:
         thread_id=finished.thread_id,
     )
     return lobby_saved(ctx, lobby, Alert(user.id, ""), new_message=True)
+
+
+def pick_team(ctx: Context, lobby: Lobby, user: User, side: str, full: bool) -> Decision:
+    """Pick a side (joining first if need be); a side holds at most half of a six-player table."""
+    _ = ctx.tr(user.lang)._
+    if side not in ("0", "1") or not Settings.from_words(lobby.words).teams:
+        return show(Alert(user.id, _("That button is not valid."), show_alert=True))
+    team = int(side)
+    if sum(1 for s in lobby.seats if s.team == team and s.user_id != user.id) >= MAX_SEATS // 2:
+        return show(Alert(user.id, _("That team is full."), show_alert=True))
+    seats = list(lobby.seats)
+    mine = seat_of(lobby, user.id)
+    if mine is None:
+        if full:
+            return show(Alert(user.id, _("The game is full."), show_alert=True))
+        seats.append(Seat(user_id=user.id, name=user.name, lang=user.lang, team=team))
+    else:
+        seats[mine] = seats[mine].model_copy(update={"team": team})
+    return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
+
+
+def team_problem(lobby: Lobby, _: Callable[[str], str]) -> str:
+    """Why these seats cannot start a team game, or "" when they can."""
+    count = len(lobby.seats)
+    if count not in (4, 6):
+        return _("Team games need 4 players (two pairs) or 6 (two teams of three).")
+    for team in (0, 1):
+        if sum(1 for s in lobby.seats if s.team == team) > count // 2:
+            return _("One team has more players than the other can match: pick sides again.")
+    return ""
+
+
+def seated_by_team(seats: list[Seat]) -> list[Seat]:
+    """Partners alternate round the table: team A on even seats, team B on odd; players who did not pick
+    a side fill the smaller team in the order they joined."""
+    sides: list[list[Seat]] = [[s for s in seats if s.team == 0], [s for s in seats if s.team == 1]]
+    for seat in seats:
+        if seat.team is None:
+            team = 0 if len(sides[0]) <= len(sides[1]) else 1
+            sides[team].append(seat.model_copy(update={"team": team}))
+    return [seat for pair in zip(sides[0], sides[1], strict=True) for seat in pair]

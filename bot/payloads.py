@@ -15,6 +15,7 @@ MAX_PAYLOAD_BYTES = 64
 # lobby and table codes (game actions use core's action codes: a:6S, c:0:9S, t, p, x:6H, e)
 JOIN, LEAVE, START, CANCEL, REMATCH, HAND, HINT = "J", "L", "S", "C", "R", "H", "?"
 ADD_AI = "A"  # "A:easy", "A:normal", "A:hard"
+TEAM = "T"  # "T:0", "T:1": pick a side in a team game
 
 _CHAT = r"-?[0-9A-Za-z_]{1,24}"
 _PATTERN = re.compile(rf"^({_CHAT})\|([0-9a-z]{{1,12}})\|([0-9]{{1,6}})\|([A-Za-z0-9:?]{{1,12}})$")

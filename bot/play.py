@@ -8,7 +8,7 @@ from bot import payloads
 from bot.ai_seats import choose_ai_action, safe_default
 from bot.context import Context
 from bot.decision import FINISHED_TTL, GAME_TTL, Decision, show
-from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
+from bot.effects import Alert, Effect, Message, Notice, Reply, ShowHand, ShowTable
 from bot.events import events_of_step, remember
 from bot.inputs import User
 from bot.payloads import Payload
@@ -159,6 +159,9 @@ def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         return finish(ctx, before, header, game)
     header, deadline = next_deadline(ctx, header, game)
     effects = screen_changes(ctx, before, header, game)
+    old_game = before.game if before is not None else None
+    if old_game is not None and game.severny_card >= 0 and old_game.severny_card < 0:
+        effects.append(Notice(ctx.chat_id, trump_change_message(game, ctx)))
     return Decision(
         effects=effects,
         save=True,
@@ -215,11 +218,14 @@ def screen_changes(ctx: Context, before: ChatSession | None, header: Playing, ga
     return effects
 
 
-def points_for(result: Result, scoring: str, seats: int) -> list[int]:
-    """Podium: the first three out (never the durak) get 3, 2, 1; ``scoring=winner``: only the first out."""
+def points_for(result: Result, scoring: str, seats: int, teams: bool = False) -> list[int]:
+    """Podium: the first three out (never the durak) get 3, 2, 1; ``scoring=winner``: only the first out.
+    Team games: every partner shares the team's result, so each player of the winning team gets 3."""
     points = [0] * seats
     if result.draw:
         return points
+    if teams:
+        return [0 if seat in result.losers else PODIUM[0] for seat in range(seats)]
     podium = PODIUM[:1] if scoring == "winner" else PODIUM
     for seat, gained in zip(result.order_out, podium, strict=False):
         if seat != result.durak:
@@ -231,8 +237,10 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     """Count the game once (the store applies the outcome in the same atomic save) and offer a rematch."""
     result = game.result
     assert result is not None
-    points = points_for(result, game.settings.scoring, len(header.seats))
+    teams = game.settings.teams
+    points = points_for(result, game.settings.scoring, len(header.seats), teams)
     first_out = result.order_out[0] if result.order_out else None
+    losers = set(result.losers) if result.losers else {result.durak}
     outcome = GameOutcome(
         game_id=header.game_id,
         archive_json=archive(ctx, header, game),
@@ -240,8 +248,8 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
             PlayerOutcome(
                 user_id=seat.user_id,
                 name=seat.name,
-                durak=result.durak == seat_no,
-                first_out=first_out == seat_no and not result.draw,
+                durak=seat_no in losers and not result.draw,
+                first_out=not result.draw and (seat_no not in losers if teams else first_out == seat_no),
                 draw=result.draw,
                 points=points[seat_no],
             )
@@ -349,3 +357,13 @@ def hint_for(ctx: Context, session: ChatSession | None, user: User, private: boo
     for action, chance in ranked:
         lines.append(line(f"{action_label(action, view, tr)} — {round(chance * 100)}%"))
     return show(Reply(ctx.chat_id, message(lines), private=True, user_id=user.id))
+
+
+def trump_change_message(game: Game, ctx: Context) -> Message:
+    """Severny: said loudly in the group, since every hand changes value at once."""
+    from bot.render.text import SUIT_SYMBOL, bold
+
+    tr = ctx.tr()
+    card = game.view(None).severny_card
+    text = tr._("Trumps change! {card} was the last card of the talon: {suit} are trumps now.")
+    return message([line(bold(text.format(card=card.symbol if card else "", suit=SUIT_SYMBOL[game.trump])))])

@@ -24,6 +24,7 @@ class Seat(BaseModel):
     name: str
     lang: str = "en"
     ai: str | None = None
+    team: int | None = None  # team games: the side picked in the lobby (0 or 1), None until seated
     timeouts: int = 0  # turn timeouts in a row
     autopilot: bool = False  # after two timeouts the AI plays the seat until its owner taps again
 

@@ -29,7 +29,8 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> M
     count = len(lobby.seats)
     lines.append(line(bold(tr.n_("{n} player", "{n} players", count).format(n=count)), f" / {capacity}"))
     for number, seat in enumerate(lobby.seats, start=1):
-        lines.append(line(f"{number}. ", seat_label(seat.name, seat.ai, tr)))
+        side = f" · {team_name(seat.team, tr)}" if settings.teams and seat.team is not None else ""
+        lines.append(line(f"{number}. ", seat_label(seat.name, seat.ai, tr), side))
     if count < 2:
         lines.append(line(_("Waiting for at least one more player.")))
 
@@ -45,4 +46,13 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> M
         ],
         [button(_("Start"), payloads.START), button(_("Cancel"), payloads.CANCEL)],
     ]
+    if settings.teams:
+        buttons.insert(
+            1,
+            [button(team_name(0, tr), f"{payloads.TEAM}:0"), button(team_name(1, tr), f"{payloads.TEAM}:1")],
+        )
     return message(lines, buttons)
+
+
+def team_name(team: int | None, tr: Translator) -> str:
+    return tr._("Team A") if team == 0 else tr._("Team B")

@@ -55,6 +55,18 @@ def rule_lines(settings: Settings, tr: Translator) -> list[Line]:
         )
     else:
         lines.append(line(_("No turn timer.")))
+    if settings.teams:
+        lines.append(
+            line(
+                _(
+                    "Teams: partners sit apart and never attack each other; the last team holding cards loses together."
+                )
+            )
+        )
+    if settings.severny:
+        lines.append(
+            line(_("Severny: when the last face-down card of the talon is drawn, its suit becomes trumps."))
+        )
     if settings.scoring == "winner":
         lines.append(line(_("Scoring: the first player out takes all the points.")))
     return lines

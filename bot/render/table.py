@@ -59,6 +59,10 @@ def table_lines(view: View, tr: Translator) -> list[Line]:
     _ = tr._
     trump = SUIT_SYMBOL[view.trump]
     shown = f" ({card(view.trump_card)})" if view.trump_card is not None else ""
+    if (
+        view.severny_card is not None
+    ):  # Severny: the drawn card that changed trumps, not the old turned-up one
+        shown = f" ({card(view.severny_card)})"
     info = _("Trump {trump}{shown} · talon {talon} · discarded {discard}").format(
         trump=trump, shown=shown, talon=view.talon_size, discard=view.discard_size
     )

@@ -320,3 +320,46 @@ async def test_hint_is_refused_in_a_group_game(harness: Harness) -> None:
     await start(harness)
     await harness.command(ANN, "hint")
     assert "practice games" in harness.screen.replies[-1].plain_text
+
+
+async def test_a_team_game_seats_partners_apart_and_counts_the_losing_team_together(harness: Harness) -> None:
+    dan = User("4", "Dan")
+    await harness.command(ANN, "newgame", "teams")
+    await harness.tap(ANN, "Team A")
+    await harness.tap(BOB, "Team A")
+    await harness.tap(CAT, "Team B")
+    await harness.tap(dan, "Join")
+    assert "2. Bob · Team A" in harness.screen.table.plain_text  # type: ignore[union-attr]
+    await harness.tap(ANN, "Start")
+    names = [
+        line.split(" — ")[0].strip(" ▶")
+        for line in harness.screen.table.plain_text.splitlines()
+        if " — " in line
+    ]  # type: ignore[union-attr]
+    assert names == ["Ann", "Cat", "Bob", "Dan"], "partners alternate round the table"
+    await harness.command(CAT, "leave")
+    assert "Cat surrendered" in harness.screen.notices[-1].plain_text
+    await harness.command(ANN, "stats")
+    stats = harness.screen.replies[-1].plain_text
+    assert "Cat — 1× durak" in stats and "Dan — 1× durak" in stats
+    assert "Ann — 0× durak · 1 game · 1 first out · 3 pts" in stats
+
+
+async def test_a_team_game_needs_four_or_six_players(harness: Harness) -> None:
+    await harness.command(ANN, "newgame", "teams")
+    await harness.tap(BOB, "Join")
+    await harness.tap(CAT, "Join")
+    await harness.tap(ANN, "Start")
+    assert "4 players" in harness.screen.alerts[-1].text
+
+
+async def test_teams_and_transfer_together_are_refused_with_a_clear_message(harness: Harness) -> None:
+    await harness.command(ANN, "newgame", "teams transfer")
+    assert "not played in team games" in harness.screen.replies[-1].plain_text
+
+
+async def test_severny_announces_the_new_trumps_loudly_in_the_group(harness: Harness) -> None:
+    await start(harness, "severny deck=24 timer=0", (ANN, BOB))
+    await play_to_the_end(harness, (ANN, BOB), seed=11)
+    changes = [n.plain_text for n in harness.screen.notices if "Trumps change" in n.plain_text]
+    assert len(changes) == 1 and "are trumps now" in changes[0]
