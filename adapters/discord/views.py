@@ -83,7 +83,8 @@ class CardSelect(
         return cls(SelectSpec(pairs, placeholder or "…", int(match["n"])))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = list(data.get("values") or [])
         if values:
             await handler_of(interaction).press(interaction, str(values[0]))
         else:
