@@ -97,6 +97,8 @@ class Delivery:
                 await self._write_table(effect, new)
             except (discord.HTTPException, StoreUnavailable) as error:
                 log.warning("table of channel %s not shown: %s", effect.chat, error)
+            except Exception:  # one bad table must not stop the channel's later tables
+                log.exception("table of channel %s failed", effect.chat)
         if self.tables.get(chat) is slot:
             del self.tables[chat]  # nothing pending: an idle channel keeps no slot
 

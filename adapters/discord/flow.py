@@ -27,6 +27,7 @@ from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.i18n import normalise_language
 from bot.inputs import Command, Input, Press, User
 from bot.service import GameService
+from storage.errors import StoreUnavailable
 
 log = logging.getLogger("durak.discord.flow")
 
@@ -136,6 +137,7 @@ class InteractionFlow:
             if hand is None:
                 await self._answer(interaction, user, effects, command=False, public=False)
                 return
+            await self.delivery.deliver([e for e in effects if e is not hand])  # a woken seat moves the table
             messages = dict((await self.delivery.store.load(chat_ref(chat))).messages)
             if await self.delivery.dm_hand(hand, messages):
                 self.hands.forget(chat, user.id)
@@ -144,7 +146,7 @@ class InteractionFlow:
                 )
             else:
                 await self._show_own_hand(interaction, hand, user)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, StoreUnavailable) as error:
             log.warning("DM switch for %s not answered: %s", user.id, error)
         finally:
             self.busy -= 1
