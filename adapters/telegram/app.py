@@ -160,11 +160,14 @@ def build_application(config: BotConfig, service: GameService, store: GameStore)
     return TelegramBot(config, service, store).application
 
 
-async def run_telegram(config: BotConfig, service: GameService, store: GameStore) -> None:
+async def run_telegram(
+    config: BotConfig, service: GameService, store: GameStore, webhook: bool | None = None
+) -> None:
     """Serve Telegram until cancelled (`bot.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
-    open long poll is dropped, queued messages get a few seconds to go out."""
+    open long poll is dropped, queued messages get a few seconds to go out. ``webhook``: None means "when
+    WEBHOOK_URL is set"; `durak-bot run --webhook` may pass True, and False forces long polling."""
     bot = TelegramBot(config, service, store)
-    await bot.start()
+    await bot.start(webhook=webhook)
     try:
         await asyncio.Event().wait()
     finally:

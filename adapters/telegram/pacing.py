@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-
 EPSILON = 1e-6  # seconds: float rounding must never turn a wait into an endless series of zero waits
 
 
