@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 
 import pytest
 
 from bot.effects import Alert, Notice, ShowHand, ShowTable
 from bot.inputs import User
 from bot.payloads import parse
+from core import Game, Settings, new_game
+from core.cards import CARDS
+from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB, CAT, EVE
 from tests.bot.harness import Harness, buttons
 
@@ -363,3 +367,58 @@ async def test_severny_announces_the_new_trumps_loudly_in_the_group(harness: Har
     await play_to_the_end(harness, (ANN, BOB), seed=11)
     changes = [n.plain_text for n in harness.screen.notices if "Trumps change" in n.plain_text]
     assert len(changes) == 1 and "are trumps now" in changes[0]
+
+
+def first_seed_where(words: str, players: int, wanted: Callable[[Game], bool]) -> int:
+    for seed in range(10_000):
+        if wanted(new_game(Settings.from_words(words), [f"P{i}" for i in range(players)], seed=seed)):
+            return seed
+    raise AssertionError("no such deal in 10,000 seeds")
+
+
+@pytest.mark.parametrize("words", ["exchange", "exchange=ace"])
+async def test_the_holder_of_the_lowest_trump_sees_an_exchange_button_and_it_swaps_the_cards(
+    fake_redis: object, words: str
+) -> None:
+    def fits(game: Game) -> bool:
+        return game.exchange_holder() is not None
+
+    seed = first_seed_where(words, 2, fits)
+    harness = Harness(RedisGameStore(fake_redis), seed=seed)  # type: ignore[arg-type]
+    await start(harness, words)
+    game = new_game(Settings.from_words(words), ["Ann", "Bob"], seed=seed)
+    holder = (ANN, BOB)[game.exchange_holder() or 0]
+    swap = [b for b in buttons(harness.screen.hands[holder.id]) if b.payload.endswith("|e")]
+    assert [b.label for b in swap] == [f"Swap for {game.trump_card.symbol}"]
+    await harness.press(holder, swap[0].payload)
+    assert game.trump_card.symbol in harness.screen.hands[holder.id].plain_text
+    lowest = game.lowest_trump()
+    assert f"({CARDS[lowest].symbol})" in harness.screen.table.plain_text  # type: ignore[union-attr]
+
+
+async def test_exchange_ace_is_not_offered_when_the_turned_up_trump_is_not_the_ace(
+    fake_redis: object,
+) -> None:
+    def fits(game: Game) -> bool:
+        return game.talon[-1] >> 2 != 12 and game.talon[-1] != game.lowest_trump()
+
+    seed = first_seed_where("exchange=ace", 2, fits)
+    harness = Harness(RedisGameStore(fake_redis), seed=seed)  # type: ignore[arg-type]
+    await start(harness, "exchange=ace")
+    for user in (ANN, BOB):
+        assert not [b for b in buttons(harness.screen.hands[user.id]) if b.payload.endswith("|e")]
+
+
+@pytest.mark.parametrize(("words", "step"), [("", 1), ("opener=durak_right", -1)])
+async def test_the_opener_follows_the_last_durak_across_three_games(
+    harness: Harness, words: str, step: int
+) -> None:
+    players = (ANN, BOB, CAT)
+    await start(harness, words, players)
+    for leaver in (BOB, CAT):
+        await harness.command(leaver, "leave")
+        durak_seat = players.index(leaver)
+        await harness.press(ANN, buttons(harness.screen.notices[-1])[0].payload)
+        await harness.tap(ANN, "Start")
+        opener = players[(durak_seat + step) % 3]
+        assert f"{opener.name} attacks" in harness.screen.table.plain_text  # type: ignore[union-attr]
