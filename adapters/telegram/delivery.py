@@ -15,7 +15,7 @@ import html
 import logging
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
@@ -73,7 +73,7 @@ class Delivery:
 
     # ---- queueing ----------------------------------------------------------------------------------
 
-    def submit(self, effects: list[Effect], reply_thread: int | None = GAME_THREAD) -> None:
+    def submit(self, effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD) -> None:
         for item in items_for(effects, reply_thread):
             self.enqueue(item)
 

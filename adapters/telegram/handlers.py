@@ -151,7 +151,8 @@ class Handlers:
             alert = next((e for e in effects if isinstance(e, Alert) and e.user_id in (user.id, "")), None)
             await self.answer(query, alert)
         others = [e for e in effects if not isinstance(e, Alert)]
-        self.delivery.submit(others, reply_thread=topic_of(query.message) if query.message else GAME_THREAD)
+        thread = topic_of(query.message) if isinstance(query.message, Message) else GAME_THREAD
+        self.delivery.submit(others, reply_thread=thread)
 
     @staticmethod
     async def answer(query: CallbackQuery, alert: Alert | None) -> None:

@@ -6,6 +6,7 @@ Telegram chat it goes to (a group, or a player's private chat) and which stored 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from adapters.telegram.render import Rendered
@@ -40,7 +41,7 @@ class Item:
         return replace(self, home=new, chat=chat)
 
 
-def items_for(effects: list[Effect], reply_thread: int | None = GAME_THREAD) -> list[Item]:
+def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD) -> list[Item]:
     """Queue jobs for the effects in order; alerts are the handlers' business (answerCallbackQuery)."""
     items: list[Item] = []
     for effect in effects:

@@ -127,13 +127,13 @@ class World:
         return None
 
     def newest(self, chat: FakeChat | FakeUser, containing: str = "") -> StoredMessage:
-        found = [m for m in self.fake.bot_messages(chat) if containing in m.text]
+        found = [m for m in self.fake.bot_messages(chat.id) if containing in m.text]
         assert found, f"no bot message containing {containing!r} in chat {chat.id}"
         return found[-1]
 
     def hand(self, user: FakeUser) -> StoredMessage | None:
         """The player's newest hand message: the last private message with move buttons."""
-        for message in reversed(self.fake.bot_messages(user)):
+        for message in reversed(self.fake.bot_messages(user.id)):
             if message.buttons() and any("callback_data" in b for b in message.buttons()):
                 return message
         return None
