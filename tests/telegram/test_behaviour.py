@@ -4,6 +4,7 @@ forum topics, group migration, flood control, the command menu and the webhook's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -221,3 +222,60 @@ async def test_webhook_refuses_a_request_without_the_secret(world_factory: Calla
     assert await world.fake.post_to_webhook(update, secret_token="wrong") == 403
     assert await world.fake.post_to_webhook(update, secret_token=None) == 403
     assert 999 not in world.handled
+
+
+async def test_a_slow_service_still_gets_the_press_answered_within_a_second(world: World) -> None:
+    group, ann, bob = await two_player_game(world)
+    mover = next(p for p in (ann, bob) if world.hand(p) is not None)
+    hand = world.hand(mover)
+    assert hand is not None
+    handle = world.bot.handlers.service.handle
+
+    async def slow(event):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(1.2)
+        return await handle(event)
+
+    world.bot.handlers.service.handle = slow  # type: ignore[method-assign]
+    data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
+    answer = await world.fake.wait_for_answer(world.fake.user_presses(mover, hand.message_id, mover, data))
+    assert answer.delay < 1.0 and answer.text == ""
+    await world.settle()
+    world.bot.handlers.service.handle = handle  # type: ignore[method-assign]
+    session = await world.session(group)
+    assert session is not None and session.game is not None and session.game.step == 1, (
+        "the move still counts"
+    )
+    world.fake.assert_no_bad_requests()
+
+
+async def test_a_practice_game_in_the_private_chat_against_the_ai(world: World) -> None:
+    ann = world.person("Ann")
+    await world.say(ann, ann, "/newgame deck=24")
+    lobby = world.newest(ann, "New game")
+    assert lobby.buttons()[0].get("callback_data"), "Join needs no deep link in the private chat"
+    await world.tap(ann, lobby, ann, "Add AI")
+    await world.tap(ann, lobby, ann, "Start")
+    private = world.fake.chat(ann)
+    await world.play_to_end(private, [ann])
+    assert "Game over" in world.newest(ann).text
+    world.fake.assert_no_bad_requests()
+
+
+async def test_run_telegram_serves_until_cancelled_and_registers_with_the_timer_loop(
+    world_factory: Callable[..., World],
+) -> None:
+    from adapters.telegram.app import run_telegram
+    from bot.timers import DELIVERIES
+
+    world = world_factory()  # built, not started: run_telegram starts its own bot from the config
+    ann = world.person("Ann")
+    serving = asyncio.create_task(run_telegram(world.config, world.service, world.store))
+    await world.fake.wait_until(
+        lambda: any(m.text.startswith("Durak bot") for m in world.fake.bot_messages(ann.id))
+    )
+    assert "tg" in DELIVERIES.routes
+    assert len(world.fake.commands_for("ru")) == 10
+    serving.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await serving
+    assert world.fake.call_log[-1].method == "getUpdates", "the last offset was confirmed on the way out"
