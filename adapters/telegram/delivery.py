@@ -283,6 +283,8 @@ class Delivery:
         key = (item.home, item.game_id, item.user_id)
         if key in self.asked:
             return
+        if len(self.asked) > REMEMBERED_TEXTS:
+            self.asked.clear()  # a bounded memory: at worst someone is asked twice
         self.asked.add(key)
         log.info("user %s has not started the bot: asking in group %s", item.user_id, item.home)
         self.enqueue(Item(POST, int(item.home), item.home, self.start_me(item)))

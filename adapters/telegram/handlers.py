@@ -39,7 +39,7 @@ log = logging.getLogger("durak.telegram")
 COMMANDS = ("newgame", "join", "leave", "start", "cancel", "settings", "rules", "stats", "help", "hint")
 ADMIN_COMMANDS = ("settings", "cancel")  # only these ask Telegram who administers the chat
 OPENS_LOBBY = ("newgame", "new")
-ANSWER_WITHIN = 0.8  # seconds: Telegram's client shows a spinner until the press is answered
+ANSWER_WITHIN = 0.6  # seconds: past this the press is answered empty (the spinner stops) and the move goes on
 MAX_ALERT = 200
 
 
