@@ -144,6 +144,8 @@ class TelegramBot:
 
     async def stop(self) -> None:
         application = self.application
+        if DELIVERIES.routes.get(PLATFORM) == self.deliver_timer_effects:
+            del DELIVERIES.routes[PLATFORM]  # deadlines due from now on wait for the next process
         self._stop_timers.set()
         if self._timers is not None:
             await asyncio.wait_for(self._timers, timeout=5)

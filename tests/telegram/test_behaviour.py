@@ -279,3 +279,4 @@ async def test_run_telegram_serves_until_cancelled_and_registers_with_the_timer_
     with contextlib.suppress(asyncio.CancelledError):
         await serving
     assert world.fake.call_log[-1].method == "getUpdates", "the last offset was confirmed on the way out"
+    assert "tg" not in DELIVERIES.routes
