@@ -280,3 +280,27 @@ async def test_run_telegram_serves_until_cancelled_and_registers_with_the_timer_
         await serving
     assert world.fake.call_log[-1].method == "getUpdates", "the last offset was confirmed on the way out"
     assert "tg" not in DELIVERIES.routes
+
+
+async def test_a_table_message_that_is_gone_is_replaced_by_a_new_one(world: World) -> None:
+    group, ann, bob = await two_player_game(world)
+    table = world.newest(group, "Trump")
+    table.deleted = True  # an admin deleted it
+    mover = next(p for p in (ann, bob) if world.hand(p) is not None)
+    hand = world.hand(mover)
+    assert hand is not None
+    data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
+    await world.fake.wait_for_answer(world.fake.user_presses(mover, hand.message_id, mover, data))
+    await world.settle()
+    new_table = world.newest(group, "Trump")
+    assert new_table.message_id != table.message_id
+    refused = [r for r in world.fake.call_log if r.status == 400]
+    assert [r.description for r in refused] == ["Bad Request: message to edit not found"]
+    mover = next(p for p in (ann, bob) if world.hand(p) is not None)
+    hand = world.hand(mover)
+    assert hand is not None
+    data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
+    await world.fake.wait_for_answer(world.fake.user_presses(mover, hand.message_id, mover, data))
+    await world.settle()
+    assert world.fake.message(group, new_table.message_id).edits >= 1, "later updates edit the new table"
+    assert len([r for r in world.fake.call_log if r.status == 400]) == 1
