@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot import payloads
 from bot.context import Context
 from bot.decision import LOBBY_TTL, Decision, show
 from bot.effects import Alert, Reply, ShowTable
+from bot.i18n import Translator
 from bot.inputs import User
 from bot.play import seat_of, start_game
 from bot.render.lobby import render_lobby
@@ -113,7 +112,7 @@ def lobby_action(ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bo
         if not seated and user.id != lobby.creator and not is_admin:
             return show(Alert(user.id, _("Join the game first."), show_alert=True))
         if Settings.from_words(lobby.words).teams:
-            problem = team_problem(lobby, _)
+            problem = team_problem(lobby, ctx.tr(user.lang))
             if problem:
                 return show(Alert(user.id, problem, show_alert=True))
             lobby = lobby.model_copy(update={"seats": seated_by_team(lobby.seats)})
@@ -171,8 +170,9 @@ def pick_team(ctx: Context, lobby: Lobby, user: User, side: str, full: bool) -> 
     return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
 
 
-def team_problem(lobby: Lobby, _: Callable[[str], str]) -> str:
+def team_problem(lobby: Lobby, tr: Translator) -> str:
     """Why these seats cannot start a team game, or "" when they can."""
+    _ = tr._
     count = len(lobby.seats)
     if count not in (4, 6):
         return _("Team games need 4 players (two pairs) or 6 (two teams of three).")

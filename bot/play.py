@@ -10,6 +10,7 @@ from bot.context import Context
 from bot.decision import FINISHED_TTL, GAME_TTL, Decision, show
 from bot.effects import Alert, Effect, Message, Notice, Reply, ShowHand, ShowTable
 from bot.events import events_of_step, remember
+from bot.i18n import Translator
 from bot.inputs import User
 from bot.payloads import Payload
 from bot.render.hand import render_hand
@@ -161,7 +162,7 @@ def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     effects = screen_changes(ctx, before, header, game)
     old_game = before.game if before is not None else None
     if old_game is not None and game.severny_card >= 0 and old_game.severny_card < 0:
-        effects.append(Notice(ctx.chat_id, trump_change_message(game, ctx)))
+        effects.append(Notice(ctx.chat_id, trump_change_message(game, ctx.tr(header.lang))))
     return Decision(
         effects=effects,
         save=True,
@@ -197,7 +198,9 @@ def screen_changes(ctx: Context, before: ChatSession | None, header: Playing, ga
     """The table always; a hand only when what that person sees has changed."""
     effects: list[Effect] = [
         ShowTable(
-            ctx.chat_id, render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr()), header.game_id
+            ctx.chat_id,
+            render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang)),
+            header.game_id,
         )
     ]
     old_game = before.game if before is not None else None
@@ -260,7 +263,8 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     effects = screen_changes(ctx, before, header.model_copy(update={"turn_deadline": None}), game)
     effects.append(
         Notice(
-            ctx.chat_id, render_result(result, header.seats, points, ctx.chat_id, header.game_id, ctx.tr())
+            ctx.chat_id,
+            render_result(result, header.seats, points, ctx.chat_id, header.game_id, ctx.tr(header.lang)),
         )
     )
     finished = Finished(
@@ -359,11 +363,10 @@ def hint_for(ctx: Context, session: ChatSession | None, user: User, private: boo
     return show(Reply(ctx.chat_id, message(lines), private=True, user_id=user.id))
 
 
-def trump_change_message(game: Game, ctx: Context) -> Message:
+def trump_change_message(game: Game, tr: Translator) -> Message:
     """Severny: said loudly in the group, since every hand changes value at once."""
     from bot.render.text import SUIT_SYMBOL, bold
 
-    tr = ctx.tr()
     card = game.view(None).severny_card
     text = tr._("Trumps change! {card} was the last card of the talon: {suit} are trumps now.")
     return message([line(bold(text.format(card=card.symbol if card else "", suit=SUIT_SYMBOL[game.trump])))])

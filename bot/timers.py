@@ -11,12 +11,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
 from storage.errors import StoreUnavailable
+from storage.keys import PLATFORMS
 from storage.store import GameStore
 
 log = logging.getLogger("durak.timers")
@@ -37,6 +38,11 @@ class Deliveries:
     def register(self, platform: str, deliver: Deliver) -> None:
         self.routes[platform] = deliver
 
+    @property
+    def platforms(self) -> list[str]:
+        """The platforms this process serves: it claims only their deadlines, never another's."""
+        return sorted(self.routes)
+
     async def __call__(self, due: TimerDue, effects: list[Effect]) -> None:
         deliver = self.routes.get(due.platform)
         if deliver is None:
@@ -54,10 +60,15 @@ DELIVERIES = Deliveries()
 
 
 async def handle_due(
-    service: GameService, store: GameStore, deliver: Deliver, now: float, limit: int = 100
+    service: GameService,
+    store: GameStore,
+    deliver: Deliver,
+    now: float,
+    limit: int = 100,
+    platforms: Sequence[str] = PLATFORMS,
 ) -> int:
-    """One pass: claim what is due by ``now``, handle and deliver each. Returns how many were claimed."""
-    claimed = await store.claim_due_timers(now, limit)
+    """One pass: claim what is due by ``now`` on ``platforms``, handle and deliver each; how many claimed."""
+    claimed = await store.claim_due_timers(now, limit, platforms=platforms)
     for chat, version in claimed:
         due = TimerDue(chat.platform, chat.chat_id, version)
         try:
@@ -76,13 +87,15 @@ async def run_timers(
     deliver: Deliver,
     poll: float = 0.25,
     clock: Callable[[], float] = time.time,
+    platforms: Sequence[str] | None = None,
 ) -> None:
     """Until ``stop_event`` is set: every ``poll`` seconds (at once again while deadlines keep coming),
     handle the due deadlines. A Redis outage is logged once and retried; it never ends the loop."""
     outage = False
     while not stop_event.is_set():
         try:
-            claimed = await handle_due(service, store, deliver, clock())
+            served = platforms if platforms is not None else getattr(deliver, "platforms", PLATFORMS)
+            claimed = await handle_due(service, store, deliver, clock(), platforms=served)
             if outage:
                 log.info("timer loop: the store answers again")
             outage = False

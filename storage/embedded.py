@@ -125,6 +125,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,  # noqa: PLW1509
+            start_new_session=True,  # a Ctrl-C in the terminal reaches the bot, which stops Redis in order
         )
 
     def wait_until_ready(self, timeout: float = 15.0) -> None:
