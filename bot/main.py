@@ -16,9 +16,9 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.WARNING if quiet else config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    commands: dict[str, Callable[[BotConfig, argparse.Namespace], Awaitable[int]]] = {
+    commands: dict[str, Callable[[BotConfig, argparse.Namespace], Coroutine[Any, Any, int]]] = {
         "play": play,
         "demo": demo,
         "run": run,
@@ -207,9 +207,9 @@ def platform_runner(name: str) -> Callable[..., Any] | str:
             return f"{name.capitalize()} support is missing from this installation: no module {module_name}."
         raise
     runner = getattr(module, function, None)
-    if runner is None:
+    if not callable(runner):
         return f"{module_name} has no {function}(config, service, store)."
-    return runner
+    return cast(Callable[..., Any], runner)
 
 
 def config_problems(config: BotConfig, webhook: bool) -> list[str]:
