@@ -133,6 +133,7 @@ class TelegramBot:
                     self.deliver_timer_effects,
                     poll=timer_poll,
                     clock=timer_clock,
+                    platforms=[PLATFORM],  # only Telegram's deadlines: others belong to other adapters
                 )
             )
         else:
