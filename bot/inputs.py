@@ -24,6 +24,7 @@ class Command:
     chat_title: str = ""
     is_admin: bool = False  # the platform says the user administers the chat
     private: bool = False  # a private chat with the bot (practice games against AI)
+    thread_id: str = ""  # the forum topic the command was typed in (Telegram), kept with the lobby and game
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,9 @@ class GameService:
         _ = ctx.tr(user.lang)._
         header = session.header if session is not None else None
         if name in ("newgame", "new"):
-            return lobby_logic.open_lobby(ctx, session, user, command.words, command.chat_title)
+            return lobby_logic.open_lobby(
+                ctx, session, user, command.words, command.chat_title, command.thread_id
+            )
         if name == "rules":
             if session is not None and session.game is not None:
                 settings = session.game.settings
