@@ -63,9 +63,6 @@ class HandRegistry:
     def forget(self, chat: str, user_id: str) -> None:
         self.live.pop((chat, user_id), None)
 
-    def expires_for_new(self) -> float:
-        return self.clock() + TOKEN_LIFETIME - SAFETY
-
     def lang(self, user_id: str) -> str:
         return self.langs.get(user_id, "en")
 
