@@ -160,3 +160,17 @@ async def test_two_processes_each_run_half_the_shards_against_one_redis(
     assert [c.delivery.table_writes for c in clients] == [2, 2]  # each wrote only its own guild's table
     for client in clients:
         await discord_api.disconnect(client)
+
+
+async def test_joins_pressed_at_the_same_moment_all_end_up_on_the_table(table: Table) -> None:
+    ann = table.fake.add_user("Ann")
+    await table.slash(ann, "new")
+    lobby = await table.table_message()
+    join = next(b["custom_id"] for r in lobby["components"] for b in r["components"] if b["label"] == "Join")
+    users = [table.fake.add_user(f"P{n}") for n in range(4)]
+    presses = [table.fake.press(user, lobby, join) for user in users]
+    await asyncio.gather(*(table.fake.wait_for_callback(press) for press in presses))
+    await table.settle()
+    text = text_of(await table.table_message())
+    assert "5 players" in text and all(user.name in text for user in users)
+    assert all(p.callback is not None and p.callback["data"]["content"] == "You joined." for p in presses)
