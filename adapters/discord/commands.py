@@ -1,22 +1,22 @@
 """The ``/durak`` slash command group: new, join, leave, start, cancel, stats, rules, settings, help.
 
-Each subcommand becomes one service `Command` (``help`` is answered here, with Discord's command names).
+Each subcommand becomes one service `Command` (``help``'s answer gets Discord's command names).
 Names and descriptions are `locale_str`; `CommandTranslator` gives Discord the Russian and Italian ones
 when the tree is synced. ``words`` completes the last word typed from the words ``/newgame`` accepts.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _t
 
-from adapters.discord.render import to_embed
 from adapters.discord.texts import COMMAND_TEXTS
-from bot.i18n import LANGUAGES, translator
-from bot.render.text import bold, line, message
+from bot.effects import Message
+from bot.i18n import LANGUAGES
 from core.settings import TIMER_MAX, TIMER_MIN, accepted_words
 
 Interaction = discord.Interaction[Any]
@@ -75,27 +75,34 @@ def flow_of(interaction: Interaction) -> Any:
     return interaction.client.flow
 
 
-def help_embed(lang: str) -> discord.Embed:
-    """The service's help names Telegram's commands; Discord's are ``/durak <subcommand>``."""
-    tr = translator(lang)
-    _ = tr._
-    commands = [
-        (
-            "/durak new [words]",
-            _("open a lobby, e.g. /newgame transfer neighbours").replace("/newgame", "/durak new"),
-        ),
-        ("/durak join", _("join the open lobby")),
-        ("/durak leave", _("leave the lobby; during a game: surrender")),
-        ("/durak start", _("start the game")),
-        ("/durak cancel", _("close the lobby or stop the game (creator or admin)")),
-        ("/durak rules", _("the rules in force")),
-        ("/durak settings [words] [language]", _("this chat's default rules and language (admins)")),
-        ("/durak stats", _("the leaderboard of this chat")),
-    ]
-    lines = [line(bold(_("Durak bot")))]
-    lines.extend(line(bold(name), " — ", text) for name, text in commands)
-    lines.append(line(_("Words: {words}").format(words=accepted_words())))
-    return to_embed(message(lines))
+# The service's help names Telegram's commands; on Discord they are subcommands of /durak. Lines of
+# commands Discord does not have (/hint: private practice chats) are left out.
+DISCORD_NAMES = {
+    "/newgame [words]": "/durak new [words]",
+    "/join": "/durak join",
+    "/leave": "/durak leave",
+    "/start": "/durak start",
+    "/cancel": "/durak cancel",
+    "/rules": "/durak rules",
+    "/settings [words]": "/durak settings [words] [language]",
+    "/stats": "/durak stats",
+}
+
+
+def discord_help(telegram_help: Message) -> Message:
+    """The service's help message with Discord's command names."""
+    lines = []
+    for spans in telegram_help.lines:
+        name = spans[0].text if spans else ""
+        if name.startswith("/") and name not in DISCORD_NAMES:
+            continue
+        lines.append(
+            tuple(
+                replace(span, text=DISCORD_NAMES.get(span.text, span.text.replace("/newgame", "/durak new")))
+                for span in spans
+            )
+        )
+    return replace(telegram_help, lines=tuple(lines))
 
 
 def build_group() -> app_commands.Group:
@@ -149,8 +156,7 @@ def build_group() -> app_commands.Group:
 
     @group.command(name=_t("help"), description=_t("How to play with this bot"))
     async def help_(interaction: Interaction) -> None:
-        lang = flow_of(interaction).user_for(interaction).lang
-        await interaction.response.send_message(embed=help_embed(lang), ephemeral=True)
+        await flow_of(interaction).command(interaction, "help", rewrite=discord_help)
 
     return group
 

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -23,7 +24,7 @@ from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import build_view
 from bot import payloads
-from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
+from bot.effects import Alert, Effect, Message, Reply, ShowHand, ShowTable
 from bot.i18n import normalise_language
 from bot.inputs import Command, Input, Press, User
 from bot.service import GameService
@@ -89,8 +90,14 @@ class InteractionFlow:
             self.busy -= 1
 
     async def command(
-        self, interaction: Interaction, name: str, words: str = "", public: bool = False
+        self,
+        interaction: Interaction,
+        name: str,
+        words: str = "",
+        public: bool = False,
+        rewrite: Callable[[Message], Message] | None = None,
     ) -> None:
+        """``rewrite`` adapts the replies' text to Discord (the help's command names)."""
         user = self.user_for(interaction)
         channel = interaction.channel
         command = Command(
@@ -109,6 +116,10 @@ class InteractionFlow:
                 return interaction.response.defer(ephemeral=not public, thinking=True)
 
             effects = await self._handle(command, defer)
+            if rewrite is not None:
+                effects = [
+                    replace(e, message=rewrite(e.message)) if isinstance(e, Reply) else e for e in effects
+                ]
             if any(isinstance(e, ShowTable) for e in effects) and not can_post(interaction):
                 await self._send(interaction, True, content=say("cannot_post", user.lang))
             await self._answer(interaction, user, effects, command=True, public=public)

@@ -88,7 +88,8 @@ async def test_help_names_the_discord_commands_in_the_players_language(table: Ta
     ivan = table.fake.add_user("Ivan", locale="ru")
     answer = await table.slash(ivan, "help")
     text = text_of(answer["data"])
-    assert answer["data"]["flags"] == 64 and "/durak new" in text and "/newgame" not in text
+    assert answer["data"]["flags"] == 64 and "/durak new" in text and "/durak join" in text
+    assert "/newgame" not in text and "/hint" not in text
     assert "открыть" in text.lower() or "лобби" in text.lower() or "набор" in text.lower()
 
 
