@@ -31,6 +31,7 @@ from bot.timers import DELIVERIES, run_timers
 from storage.store import GameStore
 
 log = logging.getLogger("durak.discord")
+PLATFORM = "dc"
 
 
 class DiscordSettings(BaseSettings):
@@ -93,13 +94,20 @@ class DurakDiscordClient(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         await install(self.tree)
         self.add_dynamic_items(ServiceButton, CardSelect, DirectMessageToggle)
-        DELIVERIES.register("dc", self.deliver_due)
         if self.run_timer_loop:
             self._timers = asyncio.create_task(
                 run_timers(
-                    self.service, self.store, self._stop_timers, self.deliver_due, self.timer_poll, self.clock
+                    self.service,
+                    self.store,
+                    self._stop_timers,
+                    self.deliver_due,
+                    self.timer_poll,
+                    self.clock,
+                    platforms=[PLATFORM],  # only Discord's deadlines: others belong to other adapters
                 )
             )
+        else:
+            DELIVERIES.register(PLATFORM, self.deliver_due)
         if self.settings.discord_sync:
             await self.sync_commands(self.settings.discord_sync_guild)
 
@@ -116,13 +124,15 @@ class DurakDiscordClient(discord.AutoShardedClient):
 
     async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
         """A turn deadline's effects (AI moves, timeouts, reminders), shown like any other."""
-        if due.platform == "dc":
+        if due.platform == PLATFORM:
             await self.delivery.deliver(effects)
 
     async def on_ready(self) -> None:
         log.info("connected as %s, shards %s of %s", self.user, self.shard_ids, self.shard_count)
 
     async def close(self) -> None:
+        if DELIVERIES.routes.get(PLATFORM) == self.deliver_due:
+            del DELIVERIES.routes[PLATFORM]  # deadlines due from now on wait for the next process
         self._stop_timers.set()
         if self._timers is not None:
             with contextlib.suppress(TimeoutError):

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
-from adapters.discord.app import DiscordSettings, run_discord
+from adapters.discord.app import DiscordSettings, DurakDiscordClient, run_discord
 from bot.main import platform_runner
+from bot.service import GameService
+from bot.timers import DELIVERIES
+from storage.keys import ChatRef
+from storage.store import RedisGameStore
+from tests.discord.table import Table
+from tests.fakes.discord_gateway import FakeDiscord
 
 
 def settings(**values: object) -> DiscordSettings:
@@ -40,3 +49,26 @@ async def test_run_discord_refuses_to_start_without_a_token() -> None:
 
     with pytest.raises(ValueError, match="DISCORD_TOKEN"):
         await run_discord(NoToken(), None, None)  # type: ignore[arg-type]
+
+
+async def test_under_durak_bot_run_the_client_joins_the_process_timer_routes_and_leaves_on_close(
+    discord_api: FakeDiscord, store: RedisGameStore
+) -> None:
+    client = DurakDiscordClient(GameService(store), store, settings())
+    await discord_api.connect(client)
+    assert DELIVERIES.routes["dc"] == client.deliver_due and "dc" in DELIVERIES.platforms
+    await discord_api.disconnect(client)
+    assert "dc" not in DELIVERIES.routes
+
+
+async def test_its_own_timer_loop_claims_only_discord_deadlines(
+    discord_api: FakeDiscord, store: RedisGameStore
+) -> None:
+    telegram_chat = ChatRef("tg", "-100")
+    assert await store.save(telegram_chat, 0, "{}", ttl=60, deadline=time.time() - 1) == 1
+    table = Table(discord_api, store)
+    client = await table.start(run_timer_loop=True, timer_poll=0.01)
+    await asyncio.sleep(0.1)  # several passes of the loop
+    assert "dc" not in DELIVERIES.routes
+    assert await store.claim_due_timers(time.time(), platforms=["tg"]) == [(telegram_chat, 1)]
+    await discord_api.disconnect(client)
