@@ -159,14 +159,15 @@ def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     if game.is_over:
         return finish(ctx, before, header, game)
     header, deadline = next_deadline(ctx, header, game)
-    effects = screen_changes(ctx, before, header, game)
+    after = ChatSession(header=header, game=game)
+    effects = screen_changes(ctx, before, header, game, drawn=after._hands)
     old_game = before.game if before is not None else None
     if old_game is not None and game.severny_card >= 0 and old_game.severny_card < 0:
         effects.append(Notice(ctx.chat_id, trump_change_message(game, ctx.tr(header.lang))))
     return Decision(
         effects=effects,
         save=True,
-        session=ChatSession(header=header, game=game),
+        session=after,
         ttl=GAME_TTL,
         deadline=deadline,
     )
@@ -194,8 +195,17 @@ def next_deadline(ctx: Context, header: Playing, game: Game) -> tuple[Playing, f
     return header, header.turn_deadline
 
 
-def screen_changes(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> list[Effect]:
-    """The table always; a hand only when what that person sees has changed."""
+def screen_changes(
+    ctx: Context,
+    before: ChatSession | None,
+    header: Playing,
+    game: Game,
+    drawn: dict[tuple[int, str], Message] | None = None,
+) -> list[Effect]:
+    """The table always; a hand only when what that person sees has changed.
+
+    Each new hand is put in ``drawn`` (by seat and language) when given; the old hands are taken from
+    ``before``'s own such record when it has one (a session this process saved), else drawn again."""
     effects: list[Effect] = [
         ShowTable(
             ctx.chat_id,
@@ -208,14 +218,20 @@ def screen_changes(ctx: Context, before: ChatSession | None, header: Playing, ga
     same_game = (
         isinstance(old_header, Playing) and old_header.game_id == header.game_id and old_game is not None
     )
+    old_drawn = before._hands if same_game and before is not None else {}
     for seat_no, seat in enumerate(header.seats):
         if seat.is_ai:
             continue
         tr = ctx.tr(seat.lang)
         new = render_hand(header, game.view(seat_no), ctx.chat_id, tr)
+        if drawn is not None:
+            drawn[(seat_no, tr.lang)] = new
         if same_game:
             assert isinstance(old_header, Playing) and old_game is not None
-            if render_hand(old_header, old_game.view(seat_no), ctx.chat_id, tr) == new:
+            old = old_drawn.get((seat_no, tr.lang))
+            if old is None:
+                old = render_hand(old_header, old_game.view(seat_no), ctx.chat_id, tr)
+            if old == new:
                 continue
         effects.append(ShowHand(ctx.chat_id, seat.user_id, new, header.game_id, new_message=not same_game))
     return effects

@@ -42,6 +42,35 @@ def new_short_id() -> str:
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
 
 
+class RecentStates:
+    """Per chat, the state this process saved last: its exact text and the session it was encoded from.
+
+    A chat's next input in this process usually loads exactly that text back, and then decoding it again
+    (and drawing its hands again, see `ChatSession._hands`) is skipped. Decoding is a pure function of the
+    text and sessions are never changed in place, so a hit gives what decoding would. Only successful saves
+    are remembered; any other text (another process moved the game) is decoded as usual."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self.items: dict[ChatRef, tuple[str, ChatSession]] = {}
+
+    def session(self, chat: ChatRef, state: str | None) -> ChatSession | None:
+        if not state:
+            return None
+        known = self.items.get(chat)
+        if known is not None and known[0] == state:
+            return known[1]
+        return ChatSession.decode(state)
+
+    def remember(self, chat: ChatRef, state: str | None, session: ChatSession | None) -> None:
+        self.items.pop(chat, None)
+        if state is None or session is None or self.size <= 0:
+            return
+        if len(self.items) >= self.size:
+            del self.items[next(iter(self.items))]  # the chat saved longest ago
+        self.items[chat] = (state, session)
+
+
 class GameService:
     """Platform-neutral: the Telegram, Discord and terminal adapters all drive this one class."""
 
@@ -58,6 +87,7 @@ class GameService:
         self.clock = clock
         self.new_id = new_id
         self.seed_source = seed_source
+        self.recent = RecentStates()
 
     async def handle(self, event: Input) -> list[Effect]:
         """Everything the audiences should now see after ``event``; never raises for bad input."""
@@ -195,14 +225,15 @@ class GameService:
         for _attempt in range(MAX_ATTEMPTS):
             record = await self.store.load(chat)
             ctx = Context(chat, record, self.clock(), self.new_id, self.seed_source, self.config)
-            session = ChatSession.decode(record.state) if record.state else None
+            session = self.recent.session(chat, record.state)
             decision = decide(ctx, session)
             if not decision.save:
                 return decision.effects
+            state = decision.session.encode() if decision.session is not None else None
             saved = await self.store.save(
                 chat,
                 record.version,
-                decision.session.encode() if decision.session is not None else None,
+                state,
                 ttl=decision.ttl,
                 deadline=decision.deadline,
                 outcome=decision.outcome,
@@ -210,6 +241,7 @@ class GameService:
                 clear_last_durak=decision.clear_last_durak,
             )
             if saved is not None:
+                self.recent.remember(chat, state, decision.session)
                 log.info("chat=%s version=%s saved", chat, saved)
                 return decision.effects
             log.info("chat=%s version=%s conflict, retrying", chat, record.version)

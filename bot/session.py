@@ -6,9 +6,9 @@ The store keeps it as one string: a small JSON header (seats, ids, timers, recen
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
 from core import Game
 
@@ -97,6 +97,10 @@ class ChatSession(BaseModel):
 
     header: Header = Field(discriminator="kind")
     game: Game | None = None
+    # Not stored: each person's hand message as drawn for this very header and game, by (seat, language).
+    # `bot.play.screen_changes` fills it, and reads it back when this session is the "before" of the next
+    # input in the same process (see `bot.service.RecentStates`), instead of drawing every old hand again.
+    _hands: dict[tuple[int, str], Any] = PrivateAttr(default_factory=dict)
 
     def encode(self) -> str:
         head = self.header.model_dump_json(exclude_defaults=False)

@@ -1,0 +1,334 @@
+"""Service throughput: many simulated games at once through `GameService`, on a real local redis-server.
+
+    python bench/service.py [--games 200] [--seconds 10] [--processes 1 2 4] [--players 2 4 6]
+
+Every seat is a person, simulated: the player whose private hand shows move buttons presses one of them (a
+random one: a cheap legal choice that needs no engine here) as soon as the previous press has returned, so
+each game always has one input in flight and the service is the only thing being measured. Each game opens
+with /newgame, the others press Join, the creator presses Start; a finished game is followed by a new one in
+the same chat. The games are spread over 1, 2 and 4 worker processes sharing one redis-server (unix socket,
+AOF on, as the embedded default).
+
+Printed per run: applied inputs per second (every input that saved a new state: lobby presses and moves),
+game moves per second, p50/p99 latency of one input from `handle()` to its effects, Redis round trips per
+applied input (`store.round_trips`), and after the runs the stored state size of 2-, 4- and 6-player games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing as mp
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot import payloads  # noqa: E402
+from bot.context import ServiceConfig  # noqa: E402
+from bot.effects import Effect, Message, ShowHand, ShowTable  # noqa: E402
+from bot.inputs import Command, Press, User  # noqa: E402
+from bot.service import GameService  # noqa: E402
+from storage.connect import client_for_url  # noqa: E402
+from storage.embedded import RedisServer  # noqa: E402
+from storage.keys import ChatRef  # noqa: E402
+from storage.store import RedisGameStore  # noqa: E402
+
+PLATFORM = "tg"
+TARGETS = {"inputs_per_second": 1500, "p99_ms": 20.0, "round_trips": 2.0, "state_bytes_6": 4096}
+LOBBY_CODES = {payloads.JOIN, payloads.LEAVE, payloads.START, payloads.CANCEL, payloads.REMATCH}
+
+
+@dataclass
+class Tally:
+    """What one worker measured inside the timed window."""
+
+    on: bool = False  # set when the warm-up ends: inputs before it are not counted
+    cpu_seconds: float = 0.0  # this worker's CPU time in the window (other load on the machine aside)
+    applied: int = 0
+    moves: int = 0
+    refused: int = 0
+    games_finished: int = 0
+    round_trips: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+def move_payloads(message: Message | None) -> list[str]:
+    """The game-move buttons of a hand message (not "My hand", not the lobby's)."""
+    if message is None:
+        return []
+    found = []
+    for row in message.buttons:
+        for button in row:
+            parsed = payloads.parse(button.payload) if button.payload else None
+            if parsed and parsed.code not in LOBBY_CODES and parsed.code != payloads.HAND:
+                found.append(button.payload)
+    return found
+
+
+def table_payload(message: Message | None, code: str) -> str:
+    assert message is not None
+    for row in message.buttons:
+        for button in row:
+            parsed = payloads.parse(button.payload) if button.payload else None
+            if parsed and parsed.code == code:
+                return button.payload
+    raise LookupError(f"no {code!r} button on the table")
+
+
+class SimulatedChat:
+    """One group chat whose people play game after game, pressing what their screens show."""
+
+    def __init__(
+        self, service: GameService, chat_id: str, players: int, rng: random.Random, think: float = 0.0
+    ) -> None:
+        self.service = service
+        self.think = think  # mean seconds a person waits before each press (0: press at once)
+        self.chat_id = chat_id
+        self.users = [User(f"{chat_id}u{i}", f"P{i}") for i in range(players)]
+        self.rng = rng
+        self.table: Message | None = None
+        self.hands: dict[str, Message] = {}
+
+    async def send(self, event: Command | Press, tally: Tally | None, move: bool = False) -> list[Effect]:
+        if self.think:
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        begin = time.perf_counter()
+        effects = await self.service.handle(event)
+        elapsed = time.perf_counter() - begin
+        applied = False
+        for effect in effects:
+            if isinstance(effect, ShowTable):
+                self.table, applied = effect.message, True
+            elif isinstance(effect, ShowHand):
+                self.hands[effect.user_id] = effect.message
+        if tally is not None and tally.on:
+            tally.latencies.append(elapsed)
+            if applied:
+                tally.applied += 1
+                tally.moves += move
+            else:
+                tally.refused += 1
+        return effects
+
+    async def play_one_game(
+        self,
+        tally: Tally | None,
+        deadline: float,
+        after_move: Callable[[], Awaitable[None]] | None = None,
+    ) -> bool:
+        """Lobby, deal, moves until the game is over; False if the deadline came first."""
+        self.hands.clear()
+        creator = self.users[0]
+        await self.send(Command(PLATFORM, self.chat_id, creator, "newgame", "", chat_title="Bench"), tally)
+        for user in self.users[1:]:
+            await self.send(Press(PLATFORM, user, table_payload(self.table, payloads.JOIN)), tally)
+        await self.send(Press(PLATFORM, creator, table_payload(self.table, payloads.START)), tally)
+        while time.perf_counter() < deadline:
+            turn = [(user, move_payloads(self.hands.get(user.id))) for user in self.users]
+            turn = [(user, moves) for user, moves in turn if moves]
+            if not turn:
+                return True  # no buttons anywhere: the game is over
+            user, moves = turn[0] if len(turn) == 1 else self.rng.choice(turn)
+            await self.send(Press(PLATFORM, user, self.rng.choice(moves)), tally, move=True)
+            if after_move is not None:
+                await after_move()
+        return False
+
+
+async def run_worker(
+    url: str, worker: int, games: int, players: list[int], seconds: float, warmup: float, think: float
+) -> Tally:
+    client = client_for_url(url)
+    store = RedisGameStore(client)
+    service = GameService(store, ServiceConfig(ai_delay=1.2))
+    rng = random.Random(worker)
+    chats = [
+        SimulatedChat(service, f"-{worker + 1}{index:05d}", players[index % len(players)], rng, think)
+        for index in range(games)
+    ]
+    tally = Tally()
+    stop_at = time.perf_counter() + warmup + seconds
+    rt_start = 0
+
+    async def keep_playing(chat: SimulatedChat) -> None:
+        while time.perf_counter() < stop_at:
+            finished = await chat.play_one_game(tally, stop_at)
+            if finished and tally.on:
+                tally.games_finished += 1
+
+    async def switch_on() -> None:
+        nonlocal rt_start, cpu_start
+        await asyncio.sleep(warmup)
+        tally.on, rt_start, cpu_start = True, store.round_trips, time.process_time()
+
+    cpu_start = 0.0
+    await asyncio.gather(switch_on(), *(keep_playing(chat) for chat in chats))
+    tally.round_trips = store.round_trips - rt_start
+    tally.cpu_seconds = time.process_time() - cpu_start
+    await client.aclose()
+    return tally
+
+
+def worker_main(
+    url: str,
+    worker: int,
+    games: int,
+    players: list[int],
+    seconds: float,
+    warmup: float,
+    think: float,
+    out: mp.Queue,
+) -> None:
+    tally = asyncio.run(run_worker(url, worker, games, players, seconds, warmup, think))
+    out.put(tally)
+
+
+def run_processes(
+    url: str, processes: int, games: int, players: list[int], seconds: float, think: float = 0.0
+) -> dict:
+    """Split ``games`` over ``processes`` workers; merge what they measured."""
+    ctx = mp.get_context("spawn")
+    out: mp.Queue = ctx.Queue()
+    share = [games // processes + (i < games % processes) for i in range(processes)]
+    workers = [
+        ctx.Process(target=worker_main, args=(url, i, share[i], players, seconds, 2.0, think, out))
+        for i in range(processes)
+    ]
+    for process in workers:
+        process.start()
+    tallies = [out.get(timeout=seconds + 120) for _ in workers]
+    for process in workers:
+        process.join(timeout=30)
+    latencies = sorted(x for t in tallies for x in t.latencies)
+    applied = sum(t.applied for t in tallies)
+    return {
+        "processes": processes,
+        "games": games,
+        "inputs_per_second": applied / seconds,
+        "moves_per_second": sum(t.moves for t in tallies) / seconds,
+        "refused": sum(t.refused for t in tallies),
+        "games_finished": sum(t.games_finished for t in tallies),
+        "p50_ms": 1000 * percentile(latencies, 0.50),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "round_trips": sum(t.round_trips for t in tallies) / max(1, applied),
+        "per_cpu_second": applied / max(1e-9, sum(t.cpu_seconds for t in tallies)),
+    }
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
+
+
+async def state_sizes(url: str, players: int, games: int) -> tuple[float, str]:
+    """Mean size and the largest stored state over every move of ``games`` whole games of ``players``."""
+    client = client_for_url(url)
+    store = RedisGameStore(client)
+    service = GameService(store, ServiceConfig(ai_delay=1.2))
+    sizes: list[int] = []
+    largest = ""
+    rng = random.Random(players)
+    for index in range(games):
+        chat = SimulatedChat(service, f"-9{players}{index:04d}", players, rng)
+        ref = ChatRef(PLATFORM, chat.chat_id)
+
+        async def measure(ref: ChatRef = ref) -> None:
+            nonlocal largest
+            state = (await store.load(ref)).state or ""
+            if "\n" in state:  # a running game: header and engine state
+                sizes.append(len(state.encode()))
+                largest = max(largest, state, key=len)
+
+        await chat.play_one_game(None, time.perf_counter() + 60, after_move=measure)
+    await client.aclose()
+    return statistics.fmean(sizes), largest
+
+
+def size_breakdown(state: str) -> str:
+    """Bytes of the header line and of the engine state's biggest fields."""
+    import json
+
+    head, _, game = state.partition("\n")
+    fields = {name: len(json.dumps(value, separators=(",", ":"))) for name, value in json.loads(game).items()}
+    big = sorted(fields.items(), key=lambda item: -item[1])[:4]
+    return f"header {len(head)}, engine {len(game)} (" + ", ".join(f"{n} {b}" for n, b in big) + ")"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=200, help="simultaneous games in all (default 200)")
+    parser.add_argument(
+        "--seconds", type=float, default=10.0, help="timed window per run (after 2 s warm-up)"
+    )
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6], help="cycled over the games")
+    parser.add_argument(
+        "--paced", type=float, default=0.5, help="then offer this share of the 1-process rate (0: skip)"
+    )
+    parser.add_argument("--size-games", type=int, default=20, help="games per player count for state sizes")
+    args = parser.parse_args()
+    import redis.utils
+
+    print(
+        f"{args.games} games of {args.players} players, {args.seconds:g} s per run; "
+        f"hiredis {'on' if redis.utils.HIREDIS_AVAILABLE else 'off'}; "
+        f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    )
+    with tempfile.TemporaryDirectory(prefix="durak-bench-") as folder:
+        server = RedisServer(Path(folder))
+        server.start()
+        try:
+            print_header("flat out: every game presses as soon as its last press returned")
+            rows = []
+            for processes in args.processes:
+                server.client().flushall()
+                rows.append(run_processes(server.url, processes, args.games, args.players, args.seconds))
+                print_row(rows[-1])
+            if args.paced > 0 and rows:
+                offered = args.paced * rows[0]["inputs_per_second"]
+                think = args.games / offered
+                print_header(f"paced: {offered:.0f} inputs/s offered (each person thinks ~{think:.2f} s)")
+                for processes in args.processes:
+                    server.client().flushall()
+                    print_row(
+                        run_processes(server.url, processes, args.games, args.players, args.seconds, think)
+                    )
+            print(f"stored state of a running game (bytes, every move of {args.size_games} games):")
+            for players in (2, 4, 6):
+                mean, largest = asyncio.run(state_sizes(server.url, players, args.size_games))
+                print(f"  {players} players: mean {mean:.0f}, max {len(largest)}: {size_breakdown(largest)}")
+        finally:
+            server.stop()
+    return 0
+
+
+def print_header(title: str) -> None:
+    print(title)
+    print(
+        f"{'procs':>5} {'inputs/s':>9} {'per CPU-s':>9} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'RT/input':>8} {'games done':>10} {'refused':>7}"
+    )
+
+
+def print_row(row: dict) -> None:
+    print(
+        f"{row['processes']:>5} {row['inputs_per_second']:>9.0f} {row['per_cpu_second']:>9.0f} "
+        f"{row['moves_per_second']:>8.0f} {row['p50_ms']:>7.2f} {row['p99_ms']:>7.2f} "
+        f"{row['round_trips']:>8.2f} {row['games_finished']:>10} {row['refused']:>7}",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
