@@ -95,7 +95,8 @@ def lobby_action(ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bo
             return show(Alert(user.id, _("The game is full."), show_alert=True))
         number = 1 + sum(1 for s in lobby.seats if s.is_ai)
         ai_id = f"ai{number}-{lobby.lobby_id}"
-        seat = Seat(user_id=ai_id, name=f"AI {number}", lang=lobby.lang, ai=level)
+        name = ctx.tr(lobby.lang)._("AI {number}").format(number=number)
+        seat = Seat(user_id=ai_id, name=name, lang=lobby.lang, ai=level)
         return lobby_saved(ctx, lobby.model_copy(update={"seats": [*lobby.seats, seat]}), Alert(user.id, ""))
     if code == payloads.START:
         if len(lobby.seats) < 2:

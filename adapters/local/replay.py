@@ -60,7 +60,8 @@ def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
         started_at=now,
     )
     out.write(tr._("Game {id} · {players}").format(id=header.game_id, players=", ".join(game.players)) + "\n")
-    out.write(f"\n{tr._('Step {n}').format(n=0)}\n")
+    step_heading = tr._("Step {n}")
+    out.write("\n" + step_heading.format(n=0) + "\n")
     out.write(message_text(render_table(header, game.view(None), chat_id, now, tr)) + "\n")
     for step, (seat, code) in enumerate(log, start=1):
         try:
@@ -71,10 +72,10 @@ def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
         events = remember(header.events, events_of_step(game, seat, action, after))
         header = header.model_copy(update={"events": events})
         game = after
-        out.write(f"\n{tr._('Step {n}').format(n=step)}\n")
+        out.write("\n" + step_heading.format(n=step) + "\n")
         out.write(message_text(render_table(header, game.view(None), chat_id, now, tr)) + "\n")
     if game.result is not None:
-        points = points_for(game.result, settings.scoring, len(seats))
+        points = points_for(game.result, settings.scoring, len(seats), settings.teams)
         result = render_result(game.result, seats, points, chat_id, header.game_id, tr)
         out.write("\n" + message_text(result) + "\n")
 

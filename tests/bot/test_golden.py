@@ -52,7 +52,7 @@ GAMES = (
     GameSpec(
         "four_players_transfer",
         "transfer deck=24",
-        10,
+        11,
         ("ru", "en", "ru", "ru"),
         stale_at=5,
         hand_at=9,
