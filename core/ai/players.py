@@ -22,9 +22,10 @@ LEVELS = ("random", "greedy", "easy", "normal", "hard")
 Log = Sequence[tuple[int, str]]
 
 # Budgets, calibrated on the project machine (see docs/ai.md): hard stays under 300 ms at the 99th percentile
-HARD_ROLLOUT_ACTIONS = 10000
+HARD_ROLLOUT_ACTIONS = 14000
 HARD_SOLVER_NODES = 6000
 NORMAL_SOLVER_NODES = 250
+SOLVER_NODE_COST = 2  # one solver node costs about as much as two rollout actions
 
 
 def _rng_for(seed: int, view: View) -> random.Random:
@@ -121,12 +122,15 @@ class HardPlayer(Player):
             decide(Situation.from_view(view, k)) if view.to_act == view.seat else view.legal_actions[0]
         )
         candidates = _ordered(view.legal_actions, preferred)
+        budget = self.rollout_actions or HARD_ROLLOUT_ACTIONS
         if is_open_book(view, k):
             world = sample_game(view, k, rng)
             values = solve_endgame(world, k.seat, candidates, HARD_SOLVER_NODES)
             if values is not None:
                 return values
-        budget = self.rollout_actions or HARD_ROLLOUT_ACTIONS
+            budget = max(
+                budget // 4, budget - SOLVER_NODE_COST * HARD_SOLVER_NODES
+            )  # the failed search's time
         values = monte_carlo(view, k, candidates, budget, rng, prune=prune)
         return values
 
