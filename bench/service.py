@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import multiprocessing as mp
 import os
 import random
@@ -35,7 +36,7 @@ from bot import payloads  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
 from bot.effects import Effect, Message, ShowHand, ShowTable  # noqa: E402
 from bot.inputs import Command, Press, User  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.service import GameService, unavailable  # noqa: E402
 from storage.connect import client_for_url  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
 from storage.keys import ChatRef  # noqa: E402
@@ -55,6 +56,7 @@ class Tally:
     applied: int = 0
     moves: int = 0
     refused: int = 0
+    unavailable: int = 0  # "service unavailable" answers (each retried after 50 ms)
     games_finished: int = 0
     round_trips: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -87,21 +89,42 @@ class SimulatedChat:
     """One group chat whose people play game after game, pressing what their screens show."""
 
     def __init__(
-        self, service: GameService, chat_id: str, players: int, rng: random.Random, think: float = 0.0
+        self,
+        service: GameService,
+        chat_id: str,
+        players: int,
+        rng: random.Random,
+        think: float = 0.0,
+        *,
+        ai: int = 0,
+        policy: str = "random",
+        double_tap: float = 0.0,
     ) -> None:
         self.service = service
         self.think = think  # mean seconds a person waits before each press (0: press at once)
         self.chat_id = chat_id
-        self.users = [User(f"{chat_id}u{i}", f"P{i}") for i in range(players)]
+        self.users = [User(f"{chat_id}u{i}", f"P{i}") for i in range(players - ai)]
+        self.ai = ai  # seats added with the lobby's "easy" AI button (they move inside the service)
+        self.policy = policy  # "random" button, or "first" (lowest card first: games end sooner)
+        self.double_tap = double_tap  # share of moves pressed twice at once, as an impatient person does
         self.rng = rng
         self.table: Message | None = None
         self.hands: dict[str, Message] = {}
+        self.game_id = ""  # of the game being played (from its buttons)
+        self.moves_applied = 0  # in this game: presses that moved it on (a refused double tap does not)
 
     async def send(self, event: Command | Press, tally: Tally | None, move: bool = False) -> list[Effect]:
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
         begin = time.perf_counter()
         effects = await self.service.handle(event)
+        for _ in range(100):  # Redis did not answer: the person taps again a moment later
+            if effects != unavailable(event):
+                break
+            if tally is not None and tally.on:
+                tally.unavailable += 1
+            await asyncio.sleep(0.05)
+            effects = await self.service.handle(event)
         elapsed = time.perf_counter() - begin
         applied = False
         for effect in effects:
@@ -109,6 +132,7 @@ class SimulatedChat:
                 self.table, applied = effect.message, True
             elif isinstance(effect, ShowHand):
                 self.hands[effect.user_id] = effect.message
+        self.moves_applied += applied and move
         if tally is not None and tally.on:
             tally.latencies.append(elapsed)
             if applied:
@@ -126,10 +150,15 @@ class SimulatedChat:
     ) -> bool:
         """Lobby, deal, moves until the game is over; False if the deadline came first."""
         self.hands.clear()
+        self.moves_applied = 0
         creator = self.users[0]
         await self.send(Command(PLATFORM, self.chat_id, creator, "newgame", "", chat_title="Bench"), tally)
         for user in self.users[1:]:
             await self.send(Press(PLATFORM, user, table_payload(self.table, payloads.JOIN)), tally)
+        for _ in range(self.ai):
+            await self.send(
+                Press(PLATFORM, creator, table_payload(self.table, f"{payloads.ADD_AI}:easy")), tally
+            )
         await self.send(Press(PLATFORM, creator, table_payload(self.table, payloads.START)), tally)
         while time.perf_counter() < deadline:
             turn = [(user, move_payloads(self.hands.get(user.id))) for user in self.users]
@@ -137,7 +166,14 @@ class SimulatedChat:
             if not turn:
                 return True  # no buttons anywhere: the game is over
             user, moves = turn[0] if len(turn) == 1 else self.rng.choice(turn)
-            await self.send(Press(PLATFORM, user, self.rng.choice(moves)), tally, move=True)
+            chosen = moves[0] if self.policy == "first" else self.rng.choice(moves)
+            parsed = payloads.parse(chosen)
+            self.game_id = parsed.game_id if parsed else self.game_id
+            press = Press(PLATFORM, user, chosen)
+            if self.double_tap and self.rng.random() < self.double_tap:
+                await asyncio.gather(self.send(press, tally, move=True), self.send(press, tally, move=True))
+            else:
+                await self.send(press, tally, move=True)
             if after_move is not None:
                 await after_move()
         return False
@@ -187,6 +223,7 @@ def worker_main(
     think: float,
     out: mp.Queue,
 ) -> None:
+    logging.basicConfig(level=logging.ERROR)  # the unavailable answers are counted, not logged one by one
     tally = asyncio.run(run_worker(url, worker, games, players, seconds, warmup, think))
     out.put(tally)
 
@@ -215,6 +252,7 @@ def run_processes(
         "inputs_per_second": applied / seconds,
         "moves_per_second": sum(t.moves for t in tallies) / seconds,
         "refused": sum(t.refused for t in tallies),
+        "unavailable": sum(t.unavailable for t in tallies),
         "games_finished": sum(t.games_finished for t in tallies),
         "p50_ms": 1000 * percentile(latencies, 0.50),
         "p99_ms": 1000 * percentile(latencies, 0.99),
@@ -267,7 +305,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=200, help="simultaneous games in all (default 200)")
+    parser.add_argument("--games", type=int, default=100, help="simultaneous games in all (default 100)")
     parser.add_argument(
         "--seconds", type=float, default=10.0, help="timed window per run (after 2 s warm-up)"
     )
@@ -317,7 +355,7 @@ def print_header(title: str) -> None:
     print(title)
     print(
         f"{'procs':>5} {'inputs/s':>9} {'per CPU-s':>9} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'RT/input':>8} {'games done':>10} {'refused':>7}"
+        f"{'RT/input':>8} {'games done':>10} {'refused':>7} {'unavail':>7}"
     )
 
 
@@ -325,7 +363,7 @@ def print_row(row: dict) -> None:
     print(
         f"{row['processes']:>5} {row['inputs_per_second']:>9.0f} {row['per_cpu_second']:>9.0f} "
         f"{row['moves_per_second']:>8.0f} {row['p50_ms']:>7.2f} {row['p99_ms']:>7.2f} "
-        f"{row['round_trips']:>8.2f} {row['games_finished']:>10} {row['refused']:>7}",
+        f"{row['round_trips']:>8.2f} {row['games_finished']:>10} {row['refused']:>7} {row['unavailable']:>7}",
         flush=True,
     )
 

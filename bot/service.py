@@ -20,6 +20,7 @@ from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command, Input, Press, TimerDue, User
+from bot.ratelimit import PressLimiter
 from bot.render.rules import render_rules
 from bot.render.summary import render_help, render_stats
 from bot.render.text import line, message
@@ -81,6 +82,7 @@ class GameService:
         clock: Callable[[], float] = time.time,
         new_id: Callable[[], str] = new_short_id,
         seed_source: Callable[[], int] = new_seed,
+        limiter: PressLimiter | None = None,
     ) -> None:
         self.store = store
         self.config = config or ServiceConfig()
@@ -88,6 +90,7 @@ class GameService:
         self.new_id = new_id
         self.seed_source = seed_source
         self.recent = RecentStates()
+        self.limiter = limiter  # `durak-bot run` sets one; tests and the terminal press as fast as they like
 
     async def handle(self, event: Input) -> list[Effect]:
         """Everything the audiences should now see after ``event``; never raises for bad input."""
@@ -100,6 +103,11 @@ class GameService:
         except StoreUnavailable:
             log.warning("store unavailable while handling %s", type(event).__name__)
             return unavailable(event)
+
+    async def handle_timer(self, due: TimerDue) -> list[Effect]:
+        """As `handle` for a deadline, but a Redis outage raises StoreUnavailable: the timer loop then
+        leaves the deadline claimed, and it fires again after its lease instead of being lost."""
+        return await self._timer(due)
 
     # ---- inputs ------------------------------------------------------------------------------------
 
@@ -119,6 +127,9 @@ class GameService:
         return await self._decide(chat, lambda ctx, session: self._route_command(ctx, session, command))
 
     async def _press(self, press: Press) -> list[Effect]:
+        if self.limiter is not None and not self.limiter.allow(press.platform, press.user.id):
+            text = translator(press.user.lang)._("Too many presses: wait a moment.")
+            return [Alert(press.user.id, text)]
         payload = payloads.parse(press.payload)
         if payload is None:
             return [

@@ -1,8 +1,9 @@
 """The turn-timer loop: claim due deadlines from the store, feed them to the service, deliver the effects.
 
-Run one loop per process. The store's claim is an atomic pop, so several processes (or several loops) can
-run side by side and each deadline is handled once. A claim carries the chat's version; the service ignores
-a deadline whose game has moved on, so a late or repeated claim does nothing.
+Run one loop per process. The store's claim is atomic, so several processes (or several loops) can run side
+by side and each deadline is handled once; it is leased, so a deadline claimed by a process that is killed
+fires again after the lease from another. A claim carries the chat's version; the service ignores a deadline
+whose game has moved on, so a late or repeated claim does nothing.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
 from storage.errors import StoreUnavailable
-from storage.keys import PLATFORMS
+from storage.keys import PLATFORMS, ChatRef
 from storage.store import GameStore
 
 log = logging.getLogger("durak.timers")
+
+LEASE = 30.0  # seconds a claimed deadline waits before another process may claim it again
 
 Deliver = Callable[[TimerDue, list[Effect]], Awaitable[None]]
 
@@ -66,17 +69,30 @@ async def handle_due(
     now: float,
     limit: int = 100,
     platforms: Sequence[str] = PLATFORMS,
+    lease: float = 0.0,
+    done: list[tuple[ChatRef, int]] | None = None,
 ) -> int:
-    """One pass: claim what is due by ``now`` on ``platforms``, handle and deliver each; how many claimed."""
-    claimed = await store.claim_due_timers(now, limit, platforms=platforms)
+    """One pass: claim what is due by ``now`` on ``platforms``, handle and deliver each; how many claimed.
+
+    With a ``lease`` the claims stay in Redis until given back: ``done`` is a list kept by the caller from
+    one pass to the next, holding the claims handled; the next claim removes them in the same round trip. A
+    claim this process never gives back (it was killed, or Redis failed while handling it) fires again after
+    the lease, from whichever process claims it."""
+    claimed = await store.claim_due_timers(now, limit, platforms=platforms, lease=lease, done=done or ())
+    if done is not None:
+        done.clear()
     for chat, version in claimed:
         due = TimerDue(chat.platform, chat.chat_id, version)
         try:
-            effects = await service.handle(due)
+            effects = await service.handle_timer(due)
             if effects:
                 await deliver(due, effects)
+        except StoreUnavailable:
+            raise  # not given back: it fires again after the lease
         except Exception:  # one chat's failure must not stop every other chat's timers
             log.exception("timer for %s at version %s failed", chat, version)
+        if done is not None:
+            done.append((chat, version))
     return len(claimed)
 
 
@@ -88,14 +104,21 @@ async def run_timers(
     poll: float = 0.25,
     clock: Callable[[], float] = time.time,
     platforms: Sequence[str] | None = None,
+    lease: float = LEASE,
 ) -> None:
     """Until ``stop_event`` is set: every ``poll`` seconds (at once again while deadlines keep coming),
-    handle the due deadlines. A Redis outage is logged once and retried; it never ends the loop."""
+    handle the due deadlines. A Redis outage is logged once and retried; it never ends the loop.
+
+    Claims are leased (see `handle_due`): a deadline claimed by a process that dies fires ``lease`` seconds
+    later from another one."""
     outage = False
+    done: list[tuple[ChatRef, int]] = []
     while not stop_event.is_set():
         try:
             served = platforms if platforms is not None else getattr(deliver, "platforms", PLATFORMS)
-            claimed = await handle_due(service, store, deliver, clock(), platforms=served)
+            claimed = await handle_due(
+                service, store, deliver, clock(), platforms=served, lease=lease, done=done
+            )
             if outage:
                 log.info("timer loop: the store answers again")
             outage = False

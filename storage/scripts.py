@@ -132,12 +132,24 @@ return 1
 """,
 )
 
-# KEYS: timers.  ARGV: now, limit.  Pops the due members, so no two callers ever get the same one.
+# KEYS: timers.  ARGV: now, limit, lease seconds (0: none), then members done with (removed first).
+# Without a lease it pops the due members. With one it moves them to now + lease instead, so no two callers
+# get the same one within the lease, and a deadline whose claimer died before handling it fires again after
+# the lease (from any process); the claimer passes it back as done with its next claim.
 CLAIM_TIMERS = Script(
     "claim_timers",
     """
+if #ARGV > 3 then redis.call('ZREM', KEYS[1], unpack(ARGV, 4)) end
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
+if #due > 0 then
+  local lease = tonumber(ARGV[3] or '0')
+  if lease > 0 then
+    local again = tonumber(ARGV[1]) + lease
+    for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], 'XX', again, member) end
+  else
+    redis.call('ZREM', KEYS[1], unpack(due))
+  end
+end
 return due
 """,
 )

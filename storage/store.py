@@ -83,7 +83,13 @@ class GameStore(Protocol):
     ) -> None: ...
 
     async def claim_due_timers(
-        self, now: float, limit: int = 100, platforms: Sequence[str] = ...
+        self,
+        now: float,
+        limit: int = 100,
+        platforms: Sequence[str] = ...,
+        *,
+        lease: float = 0.0,
+        done: Sequence[tuple[ChatRef, int]] = (),
     ) -> list[tuple[ChatRef, int]]: ...
 
     async def requeue_timer(self, chat: ChatRef, version: int, due: float) -> None: ...
@@ -267,13 +273,26 @@ class RedisGameStore:
         await self._roundtrip(pipe.execute())
 
     async def claim_due_timers(
-        self, now: float, limit: int = 100, platforms: Sequence[str] = k.PLATFORMS
+        self,
+        now: float,
+        limit: int = 100,
+        platforms: Sequence[str] = k.PLATFORMS,
+        *,
+        lease: float = 0.0,
+        done: Sequence[tuple[ChatRef, int]] = (),
     ) -> list[tuple[ChatRef, int]]:
         """Pop up to `limit` deadlines due by `now` on each of `platforms`. Each is handed to one caller only,
-        who must still check that the chat is at that version (a claim may race a save)."""
+        who must still check that the chat is at that version (a claim may race a save).
+
+        With `lease` (seconds) a claimed deadline is not removed but moved to `now + lease`: if the claimer
+        dies before handling it, it fires again then, from any process. Pass the claims already handled as
+        `done` with the next call (same round trip) to remove them; one that is never passed back fires once
+        more after the lease and does nothing (its version is gone, or it is handled again to the same end)."""
         claimed: list[tuple[ChatRef, int]] = []
         for platform in platforms:
-            members = await self._script(CLAIM_TIMERS, [k.timers_key(platform)], [repr(float(now)), limit])
+            acks = [k.timer_member(chat, version) for chat, version in done if chat.platform == platform]
+            args: list[Any] = [repr(float(now)), limit, repr(float(lease)), *acks]
+            members = await self._script(CLAIM_TIMERS, [k.timers_key(platform)], args)
             claimed += [k.parse_timer_member(text(member)) for member in members]
         return claimed
 
