@@ -54,7 +54,20 @@ def client_for_url(url: str, **overrides: Any) -> aioredis.Redis | RedisCluster:
         options.pop("retry_on_timeout", None)
         options.pop("health_check_interval", None)
         return RedisCluster.from_url(url, **options)
-    return aioredis.from_url(url, **options)
+    return pooled_client(url, **options)
+
+
+MAX_CONNECTIONS = 100  # per process; more simultaneous calls wait for a free connection
+POOL_WAIT = 5.0  # seconds a call waits for a connection before it counts as "unavailable"
+
+
+def pooled_client(url: str, **options: Any) -> aioredis.Redis:
+    """A client whose pool makes the 101st simultaneous call wait for a connection. redis-py's default pool
+    fails it at once ("Too many connections"), which a busy process (hundreds of games, a burst of updates)
+    would report to players as "unavailable"."""
+    options.setdefault("max_connections", MAX_CONNECTIONS)
+    options.setdefault("timeout", POOL_WAIT)
+    return aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(url, **options))
 
 
 async def open_store(redis_url: str | None, data_dir: Path = Path("data")) -> tuple[RedisGameStore, Close]:
@@ -85,7 +98,7 @@ async def open_embedded(data_dir: Path) -> tuple[RedisGameStore, Close]:
         log.info("started redis-server on %s (data in %s)", server.socket, data_dir)
     else:
         log.warning("reusing the redis-server already answering on %s", server.socket)
-    client = aioredis.from_url(server.url, **client_options())
+    client = pooled_client(server.url, **client_options())
 
     async def close() -> None:
         await client.aclose()
