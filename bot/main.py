@@ -33,6 +33,7 @@ NO_PLATFORM = """Nothing to serve: set at least one of
   DISCORD_TOKEN    the bot token of your application (https://discord.com/developers/applications)
 in the environment or in a .env file here (copy .env.example to .env).
 To play without a token: durak-bot play"""
+BACKGROUND: set[asyncio.Task[Any]] = set()
 PLATFORM_MODULES = {
     "telegram": ("adapters.telegram.app", "run_telegram"),
     "discord": ("adapters.discord.app", "run_discord"),
@@ -108,10 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     if config is None:
         return 2
     quiet = args.command in ("play", "demo", "replay") and config.log_level != "DEBUG"
-    logging.basicConfig(
-        level=logging.WARNING if quiet else config.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from bot.logs import configure
+
+    # LOG_FORMAT=json: one JSON object per line (see bot/logs.py)
+    configure(logging.WARNING if quiet else config.log_level, os.environ.get("LOG_FORMAT", "plain"))
     commands: dict[str, Callable[[BotConfig, argparse.Namespace], Coroutine[Any, Any, int]]] = {
         "play": play,
         "demo": demo,
@@ -276,12 +277,18 @@ async def check(config: BotConfig, store: Any) -> int:
 async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., Any]]) -> int:
     """Every configured platform in this one process, beside one turn-timer loop for all of them."""
     from bot.context import ServiceConfig
+    from bot.ratelimit import PressLimiter
     from bot.service import GameService
     from bot.timers import DELIVERIES, run_timers
 
-    service = GameService(store, ServiceConfig(ai_delay=config.ai_delay, start_wait=config.start_wait))
+    service = GameService(
+        store,
+        ServiceConfig(ai_delay=config.ai_delay, start_wait=config.start_wait),
+        limiter=PressLimiter(),  # per process: see bot/ratelimit.py
+    )
     stop = asyncio.Event()
     timers = asyncio.create_task(run_timers(service, store, stop, DELIVERIES))
+    metrics_server = start_metrics(config, store, stop)
     leave_on_sigterm(asyncio.current_task())
     try:
         log.info("serving %s", ", ".join(runners))
@@ -293,6 +300,27 @@ async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., 
     finally:
         stop.set()
         await asyncio.wait_for(timers, timeout=5)
+        if metrics_server is not None:
+            metrics_server.shutdown()
+
+
+def start_metrics(config: BotConfig, store: Any, stop: asyncio.Event) -> Any:
+    """With METRICS=on: Prometheus metrics on METRICS_PORT (default 9464); the HTTP server, or None."""
+    if not config.metrics:
+        return None
+    from bot import metrics
+
+    try:
+        enabled = metrics.enable()
+    except ImportError:
+        log.error("METRICS=on needs the prometheus-client package (pip install prometheus-client)")
+        return None
+    port = int(os.environ.get("METRICS_PORT", metrics.DEFAULT_PORT))
+    platforms = [{"telegram": "tg", "discord": "dc"}[name] for name in config.platforms]
+    watcher = asyncio.get_running_loop().create_task(metrics.watch_active_games(store, platforms, stop))
+    BACKGROUND.add(watcher)  # a task nobody holds may be garbage-collected while it runs
+    watcher.add_done_callback(BACKGROUND.discard)
+    return enabled.serve(port)
 
 
 def leave_on_sigterm(task: asyncio.Task[Any] | None) -> None:

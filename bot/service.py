@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from bot import lobby as lobby_logic
-from bot import payloads, play
+from bot import metrics, payloads, play
 from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply
@@ -34,6 +34,7 @@ from storage.models import ChatRecord
 from storage.store import GameStore
 
 log = logging.getLogger("durak.service")
+actions_log = logging.getLogger("durak.actions")  # one line per applied input (see bot/logs.py)
 
 MAX_ATTEMPTS = 8
 _ID_ALPHABET = string.digits + string.ascii_lowercase
@@ -102,6 +103,7 @@ class GameService:
             return await self._timer(event)
         except StoreUnavailable:
             log.warning("store unavailable while handling %s", type(event).__name__)
+            metrics.METRICS.refused(event.platform, "unavailable")
             return unavailable(event)
 
     async def handle_timer(self, due: TimerDue) -> list[Effect]:
@@ -124,11 +126,14 @@ class GameService:
             # Telegram sends /start when someone opens the bot's private chat; in a group it starts the lobby
             record = await self.store.load(chat)
             return [Reply(chat.chat_id, render_help(accepted_words(), translator(record.lang or user.lang)))]
-        return await self._decide(chat, lambda ctx, session: self._route_command(ctx, session, command))
+        return await self._decide(
+            chat, lambda ctx, session: self._route_command(ctx, session, command), "/" + name
+        )
 
     async def _press(self, press: Press) -> list[Effect]:
         if self.limiter is not None and not self.limiter.allow(press.platform, press.user.id):
             text = translator(press.user.lang)._("Too many presses: wait a moment.")
+            metrics.METRICS.refused(press.platform, "rate_limited")
             return [Alert(press.user.id, text)]
         payload = payloads.parse(press.payload)
         if payload is None:
@@ -138,7 +143,9 @@ class GameService:
                 )
             ]
         chat = ChatRef(press.platform, payload.chat_id)
-        return await self._decide(chat, lambda ctx, session: route_press(ctx, session, press.user, payload))
+        return await self._decide(
+            chat, lambda ctx, session: route_press(ctx, session, press.user, payload), payload.code
+        )
 
     async def _timer(self, due: TimerDue) -> list[Effect]:
         chat = ChatRef(due.platform, due.chat_id)
@@ -152,7 +159,7 @@ class GameService:
                 return show()  # the game moved on since the timer was set
             return play.on_timer(ctx, session)
 
-        return await self._decide(chat, decide)
+        return await self._decide(chat, decide, "timer")
 
     async def _settings(self, chat: ChatRef, command: Command) -> list[Effect]:
         record = await self.store.load(chat)
@@ -231,8 +238,9 @@ class GameService:
     # ---- load, decide, save ------------------------------------------------------------------------
 
     async def _decide(
-        self, chat: ChatRef, decide: Callable[[Context, ChatSession | None], Decision]
+        self, chat: ChatRef, decide: Callable[[Context, ChatSession | None], Decision], action: str = ""
     ) -> list[Effect]:
+        begin = time.perf_counter()
         for _attempt in range(MAX_ATTEMPTS):
             record = await self.store.load(chat)
             ctx = Context(chat, record, self.clock(), self.new_id, self.seed_source, self.config)
@@ -253,10 +261,23 @@ class GameService:
             )
             if saved is not None:
                 self.recent.remember(chat, state, decision.session)
-                log.info("chat=%s version=%s saved", chat, saved)
+                self._applied(chat, saved, action, decision, time.perf_counter() - begin)
                 return decision.effects
             log.info("chat=%s version=%s conflict, retrying", chat, record.version)
         return [Alert("", translator(None)._("The table is busy, try again."))]
+
+    @staticmethod
+    def _applied(chat: ChatRef, version: int, action: str, decision: Decision, seconds: float) -> None:
+        kind = "timer" if action == "timer" else "command" if action.startswith("/") else "press"
+        metrics.METRICS.applied(chat.platform, kind, seconds)
+        if actions_log.isEnabledFor(logging.INFO):
+            header = decision.session.header if decision.session is not None else None
+            game = getattr(header, "game_id", None) or getattr(header, "lobby_id", "")
+            fields = {
+                "platform": chat.platform, "chat": chat.chat_id, "game": game, "version": version,
+                "action": action, "ms": round(seconds * 1000, 2),
+            }  # fmt: skip
+            actions_log.info("applied", extra={"fields": fields})
 
 
 def route_press(ctx: Context, session: ChatSession | None, user: User, payload: payloads.Payload) -> Decision:

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot import metrics
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
@@ -91,6 +92,7 @@ async def handle_due(
             raise  # not given back: it fires again after the lease
         except Exception:  # one chat's failure must not stop every other chat's timers
             log.exception("timer for %s at version %s failed", chat, version)
+            metrics.METRICS.error("timer")
         if done is not None:
             done.append((chat, version))
     return len(claimed)

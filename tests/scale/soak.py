@@ -45,7 +45,9 @@ def rss_bytes() -> int:
         return int(statm.read().split()[1]) * 4096
 
 
-async def play_rounds(url: str, worker: int, games: int, rounds: int, limit: float) -> WorkerReport:
+async def play_rounds(
+    url: str, worker: int, games: int, rounds: int, limit: float, think: float
+) -> WorkerReport:
     client = client_for_url(url)
     store = RedisGameStore(client)
     service = GameService(store, ServiceConfig(ai_delay=0.0))
@@ -57,10 +59,11 @@ async def play_rounds(url: str, worker: int, games: int, rounds: int, limit: flo
             f"-{worker + 1}{index:05d}",
             sizes[index % len(sizes)],
             rng,
+            think,
             ai=1 if index % 4 == 3 else 0,
             policy="first",
             double_tap=0.1,
-        )  # fmt: skip
+        )
         for index in range(games)
     ]
     began = time.monotonic()
@@ -81,17 +84,23 @@ async def play_rounds(url: str, worker: int, games: int, rounds: int, limit: flo
     return report
 
 
-def worker_main(url: str, worker: int, games: int, rounds: int, limit: float, out: mp.Queue) -> None:
-    out.put(asyncio.run(play_rounds(url, worker, games, rounds, limit)))
+def worker_main(
+    url: str, worker: int, games: int, rounds: int, limit: float, think: float, out: mp.Queue
+) -> None:
+    out.put(asyncio.run(play_rounds(url, worker, games, rounds, limit, think)))
 
 
-def run_soak(url: str, processes: int, games: int, rounds: int, limit: float) -> list[WorkerReport]:
-    """``games`` simultaneous games in all, split over ``processes``, each chat playing ``rounds`` games."""
+def run_soak(
+    url: str, processes: int, games: int, rounds: int, limit: float, think: float = 0.0
+) -> list[WorkerReport]:
+    """``games`` simultaneous games in all, split over ``processes``, each chat playing ``rounds`` games;
+    each person waits about ``think`` seconds before each press (0: at once)."""
     ctx = mp.get_context("spawn")
     out: mp.Queue = ctx.Queue()
     share = [games // processes + (i < games % processes) for i in range(processes)]
     workers = [
-        ctx.Process(target=worker_main, args=(url, i, share[i], rounds, limit, out)) for i in range(processes)
+        ctx.Process(target=worker_main, args=(url, i, share[i], rounds, limit, think, out))
+        for i in range(processes)
     ]
     for process in workers:
         process.start()

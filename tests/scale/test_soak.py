@@ -17,9 +17,9 @@ from tests.scale.soak import check_soak, run_soak
 pytestmark = pytest.mark.redis_server
 
 
-def soak(make_server: Callable[..., RedisServer], games: int, limit: float) -> None:
+def soak(make_server: Callable[..., RedisServer], games: int, limit: float, think: float = 0.0) -> None:
     server = make_server("soak")
-    reports = run_soak(server.url, processes=2, games=games, rounds=2, limit=limit)
+    reports = run_soak(server.url, processes=2, games=games, rounds=2, limit=limit, think=think)
     counts = asyncio.run(check_soak(server.url, reports, rounds=2))
     assert counts["games"] == 2 * games
     # memory stays flat: the second round of as many games adds (almost) nothing to either worker
@@ -46,4 +46,6 @@ def test_fifty_simultaneous_games_in_two_processes_end_once_each_with_exact_stat
 def test_a_thousand_simultaneous_games_in_two_processes_end_once_each_with_exact_stats(
     redis_server_factory: Callable[..., RedisServer],
 ) -> None:
-    soak(redis_server_factory, games=1000, limit=900)
+    # people think ~1.5 s per press (1,000 games offer ~700 inputs/s): flat out, 500 games in flight per
+    # process would queue each input for seconds, past the Redis client's socket timeout
+    soak(redis_server_factory, games=1000, limit=1200, think=1.5)
