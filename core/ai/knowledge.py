@@ -19,6 +19,7 @@ an attack code is a throw-in or a new bout's opening card, and the next entry te
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 
 from core.cards import BEATERS, SUIT_MASK, SUITS, TABLE_RANKS, deck_ids, mask_of
 from core.deal import new_game
@@ -158,7 +159,7 @@ class _Replay:
         opens the bout after one they beat off while ``seat`` throws in."""
         if seat == self.defender or not self._table_ranks() >> card & 1:
             return False
-        following = next(((s, c) for s, c in self.log[index + 1 :] if c[0] != _EXCHANGE), None)
+        following = next(((s, c) for s, c in islice(self.log, index + 1, None) if c[0] != _EXCHANGE), None)
         if following is None:  # the last entry: the view shows the bout it belongs to
             if self.taking:
                 return self.view.phase is not Phase.DEFEND
