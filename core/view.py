@@ -18,6 +18,7 @@ from core.state import Game, Phase, Result
 class View:
     seat: int | None  # None: a spectator (the group's public table)
     players: tuple[str, ...]
+    dealer: int  # public: with the whole deck dealt, the dealer holds the card that showed trumps
     hand: tuple[Card, ...]  # the viewer's own cards, trumps last; empty for a spectator
     hand_sizes: tuple[int, ...]
     table: tuple[tuple[Card, Card | None], ...]
@@ -64,6 +65,7 @@ def build_view(game: Game, seat: int | None) -> View:
     return View(
         seat=seat,
         players=game.players,
+        dealer=game.dealer,
         hand=hand,
         hand_sizes=tuple(h.bit_count() for h in game.hand_masks),
         table=tuple(game.table),
