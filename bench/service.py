@@ -315,6 +315,7 @@ def main() -> int:
         "--paced", type=float, default=0.5, help="then offer this share of the 1-process rate (0: skip)"
     )
     parser.add_argument("--size-games", type=int, default=20, help="games per player count for state sizes")
+    parser.add_argument("--cluster", action="store_true", help="a local 3-node Redis Cluster instead")
     args = parser.parse_args()
     import redis.utils
 
@@ -324,30 +325,41 @@ def main() -> int:
         f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
     )
     with tempfile.TemporaryDirectory(prefix="durak-bench-") as folder:
-        server = RedisServer(Path(folder))
-        server.start()
+        if args.cluster:
+            from tests.storage.cluster_nodes import LocalCluster
+
+            cluster = LocalCluster(Path(folder))
+            cluster.start()
+            url, flush, stop = (
+                f"redis://127.0.0.1:{cluster.ports[0]}?cluster=yes",
+                cluster.flush,
+                cluster.stop,
+            )
+        else:
+            server = RedisServer(Path(folder))
+            server.start()
+            url, flush, stop = server.url, lambda: server.client().flushall(), server.stop
+        print(f"Redis: {url}")
         try:
             print_header("flat out: every game presses as soon as its last press returned")
             rows = []
             for processes in args.processes:
-                server.client().flushall()
-                rows.append(run_processes(server.url, processes, args.games, args.players, args.seconds))
+                flush()
+                rows.append(run_processes(url, processes, args.games, args.players, args.seconds))
                 print_row(rows[-1])
             if args.paced > 0 and rows:
                 offered = args.paced * rows[0]["inputs_per_second"]
                 think = args.games / offered
                 print_header(f"paced: {offered:.0f} inputs/s offered (each person thinks ~{think:.2f} s)")
                 for processes in args.processes:
-                    server.client().flushall()
-                    print_row(
-                        run_processes(server.url, processes, args.games, args.players, args.seconds, think)
-                    )
+                    flush()
+                    print_row(run_processes(url, processes, args.games, args.players, args.seconds, think))
             print(f"stored state of a running game (bytes, every move of {args.size_games} games):")
             for players in (2, 4, 6):
-                mean, largest = asyncio.run(state_sizes(server.url, players, args.size_games))
+                mean, largest = asyncio.run(state_sizes(url, players, args.size_games))
                 print(f"  {players} players: mean {mean:.0f}, max {len(largest)}: {size_breakdown(largest)}")
         finally:
-            server.stop()
+            stop()
     return 0
 
 

@@ -1,0 +1,178 @@
+"""Telegram by webhook with two bot processes behind one address: a round-robin proxy spreads the fake Bot
+API's updates over both; a whole game is played, and an update Telegram delivers twice (to the two
+processes at once) is applied once."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing as mp
+import socket
+import time
+from collections.abc import AsyncIterator, Callable
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bot.session import ChatSession, Finished, Playing
+from storage.connect import client_for_url
+from storage.embedded import RedisServer
+from storage.keys import ChatRef
+from storage.store import RedisGameStore
+from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram_model import Clock
+from tests.scale.tg_worker import SPEED, main
+
+pytestmark = pytest.mark.redis_server
+SECRET = "same-secret-for-both"
+LOBBY_CODES = {"J", "L", "S", "C", "R", "H"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def round_robin_proxy(backends: list[int], seen: dict[int, list[int]]) -> web.AppRunner:
+    """One address for both processes, as a load balancer gives: each POST goes to the next backend."""
+    turn = itertools.cycle(backends)
+    session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+
+    async def forward(request: web.Request) -> web.Response:
+        body = await request.read()
+        port = next(turn)
+        update_id = int((await request.json())["update_id"])
+        seen[port].append(update_id)
+        headers = {
+            k: v for k, v in request.headers.items() if k.lower().startswith(("x-telegram", "content-type"))
+        }
+        try:
+            async with session.post(
+                f"http://127.0.0.1:{port}{request.path}", data=body, headers=headers
+            ) as r:
+                return web.Response(status=r.status, body=await r.read())
+        except aiohttp.ClientError:
+            return web.Response(status=502)
+
+    app = web.Application()
+    app.router.add_post("/{tail:.*}", forward)
+    app.on_cleanup.append(lambda _: session.close())
+    runner = web.AppRunner(app)
+    await runner.setup()
+    return runner
+
+
+@pytest.fixture
+async def two_bots(
+    redis_server_factory: Callable[..., RedisServer],
+) -> AsyncIterator[tuple[FakeTelegram, RedisGameStore, dict[int, list[int]]]]:
+    server = redis_server_factory("webhook")
+    fake = FakeTelegram()
+    fake.clock = Clock(speed=SPEED)
+    await fake.start()
+    ports, proxy_port = [free_port(), free_port()], free_port()
+    seen: dict[int, list[int]] = {port: [] for port in ports}
+    proxy = await round_robin_proxy(ports, seen)
+    await web.TCPSite(proxy, "127.0.0.1", proxy_port).start()
+    hook = f"http://127.0.0.1:{proxy_port}/telegram-hook"
+    ctx = mp.get_context("spawn")
+    bots = [
+        ctx.Process(
+            target=main, args=(fake.base_url, fake.token, server.url, port, hook, SECRET), daemon=True
+        )
+        for port in ports
+    ]
+    for process in bots:
+        process.start()
+    client = client_for_url(server.url)
+    try:
+        for port in ports:
+            await wait_listening(port)
+        yield fake, RedisGameStore(client), seen
+    finally:
+        for process in bots:
+            process.terminate()
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+        await proxy.cleanup()
+        await fake.close()
+        await client.aclose()
+
+
+async def wait_listening(port: int, limit: float = 30) -> None:
+    begin = time.monotonic()
+    while time.monotonic() - begin < limit:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        except OSError:
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"no bot listening on {port}")
+
+
+async def settle(fake: FakeTelegram, limit: float = 10) -> None:
+    """Every update delivered (2xx) and a moment for the bots' messages to go out."""
+    begin = time.monotonic()
+    while (fake.pending or fake.redeliveries) and time.monotonic() - begin < limit:
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.15)
+
+
+def buttons(fake: FakeTelegram, chat_id: int) -> list[tuple[int, str, str]]:
+    """(message id, label, callback data) of every live button in the chat, newest message first."""
+    found = []
+    for message_id, message in sorted(fake.chat(chat_id).messages.items(), reverse=True):
+        if not message.deleted:
+            found += [(message_id, b["text"], b.get("callback_data", "")) for b in message.buttons()]
+    return found
+
+
+async def session_of(store: RedisGameStore, chat_id: int) -> ChatSession | None:
+    record = await store.load(ChatRef("tg", str(chat_id)))
+    return ChatSession.decode(record.state) if record.state else None
+
+
+async def test_two_webhook_processes_share_the_updates_play_a_whole_game_and_apply_a_redelivery_once(
+    two_bots: tuple[FakeTelegram, RedisGameStore, dict[int, list[int]]],
+) -> None:
+    fake, store, seen = two_bots
+    ann = fake.add_user("Ann")
+    group = fake.add_group("Club", [ann])
+    fake.user_starts(ann)
+    fake.user_sends(group, ann, "/newgame")
+    await settle(fake)
+    for label in ("Add AI", "Start"):
+        message_id, _, _ = next(b for b in buttons(fake, group.id) if b[1] == label)
+        fake.press_button(group, message_id, ann, label)
+        await settle(fake)
+    session = await session_of(store, group.id)
+    assert session is not None and isinstance(session.header, Playing), "the game was dealt"
+    duplicated, duplicate_query = False, ""
+    begin = time.monotonic()
+    while isinstance(session.header, Playing) and time.monotonic() - begin < 60:
+        assert session.game is not None
+        moves = [b for b in buttons(fake, ann.id) if b[2] and b[2].split("|")[3] not in LOBBY_CODES]
+        current = [b for b in moves if int(b[2].split("|")[2]) == session.game.step]
+        if current:
+            message_id, _, data = current[0]
+            twice = not duplicated and session.game.step > 3
+            version = (await store.load(ChatRef("tg", str(group.id)))).version
+            query = fake.user_presses(ann.id, message_id, ann, data, duplicate=twice)
+            await settle(fake)
+            if twice:  # delivered to both processes (round robin) at once: one save, not two
+                assert (await store.load(ChatRef("tg", str(group.id)))).version == version + 1
+                duplicated, duplicate_query = True, query
+        else:
+            await asyncio.sleep(0.05)
+        session = await session_of(store, group.id)
+        assert session is not None
+    assert isinstance(session.header, Finished), "the game ended"
+    assert duplicated, "a redelivered update was tested"
+    assert all(len(ids) >= 5 for ids in seen.values()), {p: len(v) for p, v in seen.items()}
+    # the only refusal: the process that lost the race answers the already answered query (Telegram says 400)
+    errors = [e for e in fake.errors if e.params.get("callback_query_id") != duplicate_query]
+    assert not errors, errors[:3]

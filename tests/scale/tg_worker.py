@@ -1,0 +1,33 @@
+"""A Telegram bot process for the webhook test: `TelegramBot` serving its webhook on its own port, with its
+own `GameService` and timer loop on the shared Redis, talking to the fake Bot API. Runs until terminated."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adapters.telegram.app import TelegramBot
+from bot.config import BotConfig
+from bot.context import ServiceConfig
+from bot.service import GameService
+from storage.connect import client_for_url
+from storage.store import RedisGameStore
+from tests.fakes.telegram_model import Clock
+
+SPEED = 1000  # the fake's virtual seconds per real second; the bot's pacing runs on the same scale
+
+
+async def serve(api_url: str, token: str, redis_url: str, port: int, hook_url: str, secret: str) -> None:
+    store = RedisGameStore(client_for_url(redis_url))
+    service = GameService(store, ServiceConfig(ai_delay=0))
+    config = BotConfig(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_token=token, telegram_api_url=api_url, webhook_url=hook_url, port=port,
+        webhook_secret=secret,
+    )  # fmt: skip
+    bot = TelegramBot(config, service, store, clock=Clock(speed=SPEED))
+    await bot.start(webhook=True, listen="127.0.0.1", own_timer_loop=True, timer_poll=0.05)
+    await asyncio.Event().wait()
+
+
+def main(api_url: str, token: str, redis_url: str, port: int, hook_url: str, secret: str) -> None:
+    asyncio.run(serve(api_url, token, redis_url, port, hook_url, secret))
