@@ -64,7 +64,9 @@ def lobby_saved(ctx: Context, lobby: Lobby, *extra: Alert, new_message: bool = F
     return Decision(effects=[*extra, table], save=True, session=ChatSession(header=lobby), ttl=LOBBY_TTL)
 
 
-def lobby_action(ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bool = False) -> Decision:
+def lobby_action(
+    ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bool = False, seats_seen: int | None = None
+) -> Decision:
     """Join, leave, add an AI, start or cancel; each answers the user with a short alert."""
     _ = ctx.tr(user.lang)._
     seated = seat_of(lobby, user.id) is not None
@@ -93,6 +95,9 @@ def lobby_action(ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bo
             return show(Alert(user.id, _("That button is not valid."), show_alert=True))
         if full:
             return show(Alert(user.id, _("The game is full."), show_alert=True))
+        if seats_seen is not None and seats_seen != len(lobby.seats):
+            # a repeated delivery of the same press, or a press on an older lobby message: add nobody twice
+            return show(Alert(user.id, _("The lobby has changed: press Add AI again if you still want one.")))
         number = 1 + sum(1 for s in lobby.seats if s.is_ai)
         ai_id = f"ai{number}-{lobby.lobby_id}"
         name = ctx.tr(lobby.lang)._("AI {number}").format(number=number)

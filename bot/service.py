@@ -284,7 +284,7 @@ def route_press(ctx: Context, session: ChatSession | None, user: User, payload: 
     _ = ctx.tr(user.lang)._
     header = session.header if session is not None else None
     if isinstance(header, Lobby) and payload.game_id == header.lobby_id:
-        return lobby_logic.lobby_action(ctx, header, user, payload.code)
+        return lobby_logic.lobby_action(ctx, header, user, payload.code, seats_seen=payload.step)
     if isinstance(header, Playing) and session is not None:
         return play.on_game_press(ctx, session, user, payload)
     if (

@@ -34,15 +34,19 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> M
     if count < 2:
         lines.append(line(_("Waiting for at least one more player.")))
 
-    def button(label: str, code: str, opens_private: bool = False) -> Button:
-        return Button(label, Payload(chat_id, lobby.lobby_id, 0, code).encode(), opens_private=opens_private)
+    def button(label: str, code: str, opens_private: bool = False, step: int = 0) -> Button:
+        return Button(
+            label, Payload(chat_id, lobby.lobby_id, step, code).encode(), opens_private=opens_private
+        )
+
+    seats_now = len(lobby.seats)  # Add AI is not idempotent: its press says how many seats it saw
 
     buttons = [
         [button(_("Join"), payloads.JOIN, opens_private=True), button(_("Leave"), payloads.LEAVE)],
         [
-            button(_("Add AI"), f"{payloads.ADD_AI}:normal"),
-            button(_("easy"), f"{payloads.ADD_AI}:easy"),
-            button(_("hard"), f"{payloads.ADD_AI}:hard"),
+            button(_("Add AI"), f"{payloads.ADD_AI}:normal", step=seats_now),
+            button(_("easy"), f"{payloads.ADD_AI}:easy", step=seats_now),
+            button(_("hard"), f"{payloads.ADD_AI}:hard", step=seats_now),
         ],
         [button(_("Start"), payloads.START), button(_("Cancel"), payloads.CANCEL)],
     ]
