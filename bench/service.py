@@ -37,10 +37,9 @@ from bot.context import ServiceConfig  # noqa: E402
 from bot.effects import Effect, Message, ShowHand, ShowTable  # noqa: E402
 from bot.inputs import Command, Press, User  # noqa: E402
 from bot.service import GameService, unavailable  # noqa: E402
-from storage.connect import client_for_url  # noqa: E402
+from storage.connect import open_store  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
 from storage.keys import ChatRef  # noqa: E402
-from storage.store import RedisGameStore  # noqa: E402
 
 PLATFORM = "tg"
 TARGETS = {"inputs_per_second": 1500, "p99_ms": 20.0, "round_trips": 2.0, "state_bytes_6": 4096}
@@ -182,8 +181,7 @@ class SimulatedChat:
 async def run_worker(
     url: str, worker: int, games: int, players: list[int], seconds: float, warmup: float, think: float
 ) -> Tally:
-    client = client_for_url(url)
-    store = RedisGameStore(client)
+    store, close = await open_store(url)  # as the bot does (a cluster client loads its slot map first)
     service = GameService(store, ServiceConfig(ai_delay=1.2))
     rng = random.Random(worker)
     chats = [
@@ -209,7 +207,7 @@ async def run_worker(
     await asyncio.gather(switch_on(), *(keep_playing(chat) for chat in chats))
     tally.round_trips = store.round_trips - rt_start
     tally.cpu_seconds = time.process_time() - cpu_start
-    await client.aclose()
+    await close()
     return tally
 
 
@@ -269,8 +267,7 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 async def state_sizes(url: str, players: int, games: int) -> tuple[float, str]:
     """Mean size and the largest stored state over every move of ``games`` whole games of ``players``."""
-    client = client_for_url(url)
-    store = RedisGameStore(client)
+    store, close = await open_store(url)  # as the bot does (a cluster client loads its slot map first)
     service = GameService(store, ServiceConfig(ai_delay=1.2))
     sizes: list[int] = []
     largest = ""
@@ -287,7 +284,7 @@ async def state_sizes(url: str, players: int, games: int) -> tuple[float, str]:
                 largest = max(largest, state, key=len)
 
         await chat.play_one_game(None, time.perf_counter() + 60, after_move=measure)
-    await client.aclose()
+    await close()
     return statistics.fmean(sizes), largest
 
 
