@@ -11,6 +11,7 @@ import multiprocessing as mp
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
+from bot import payloads
 from bot.context import ServiceConfig
 from bot.effects import Effect, ShowTable
 from bot.inputs import Command, Press, TimerDue, User
@@ -66,10 +67,10 @@ async def open_games(service: GameService, chats: list[str], ai_seats: int = 2) 
     for chat_id in chats:
         person = User(f"p{chat_id}", f"P{chat_id}")
         effects = await service.handle(Command("tg", chat_id, person, "newgame", "", chat_title="Fault"))
-        lobby_id = next(e for e in effects if isinstance(e, ShowTable)).game_id
-        for _ in range(ai_seats):
-            await service.handle(Press("tg", person, f"{chat_id}|{lobby_id}|0|A:easy"))
-        await service.handle(Press("tg", person, f"{chat_id}|{lobby_id}|0|S"))
+        for code in [f"{payloads.ADD_AI}:easy"] * ai_seats + [payloads.START]:
+            table = next(e for e in effects if isinstance(e, ShowTable)).message
+            payload = next(b.payload for row in table.buttons for b in row if b.payload.endswith(f"|{code}"))
+            effects = await service.handle(Press("tg", person, payload))  # as the lobby's button says
         people.append(person)
     return people
 
