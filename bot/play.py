@@ -159,15 +159,15 @@ def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     if game.is_over:
         return finish(ctx, before, header, game)
     header, deadline = next_deadline(ctx, header, game)
-    after = ChatSession(header=header, game=game)
-    effects = screen_changes(ctx, before, header, game, drawn=after._hands)
+    next_session = ChatSession(header=header, game=game)
+    effects = screen_changes(ctx, before, header, game, drawn=next_session._hands)
     old_game = before.game if before is not None else None
     if old_game is not None and game.severny_card >= 0 and old_game.severny_card < 0:
         effects.append(Notice(ctx.chat_id, trump_change_message(game, ctx.tr(header.lang))))
     return Decision(
         effects=effects,
         save=True,
-        session=after,
+        session=next_session,
         ttl=GAME_TTL,
         deadline=deadline,
     )

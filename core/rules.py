@@ -7,6 +7,7 @@ RULES.md's sequence (bout, refill, then the result) in one readable function.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from core.actions import Action, Kind
@@ -234,7 +235,7 @@ def start_bout(game: Game, attacker: int, first: bool) -> None:
     game.bout_cap = 5 if game.settings.first5 and game.bout_number == 1 else MAX_ATTACKS
     game.phase = Phase.ATTACK
     game.to_act = attacker
-    position = (game.hand_masks, game.talon, attacker, game.defender, game.trump_index)
+    position = position_digest(game.hand_masks, game.talon, attacker, game.defender, game.trump_index)
     if position in game.positions:
         _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="repetition"))
         return
@@ -260,3 +261,12 @@ def describe(game: Game, seat: int, action: Action) -> str:
         Kind.EXCHANGE: f"{name} exchanges the trump card",
         Kind.SURRENDER: f"{name} surrenders",
     }[action.kind]
+
+
+def position_digest(
+    hands: tuple[int, ...], talon: tuple[int, ...], attacker: int, defender: int, trump: int
+) -> str:
+    """RULES.md's repetition position (every hand as a set, the talon, attacker, defender; trumps too, for
+    Severny) as a 64-bit digest: a few bytes per bout in the stored state instead of every hand again."""
+    text = f"{hands}|{talon}|{attacker}|{defender}|{trump}".encode()
+    return hashlib.blake2b(text, digest_size=8).hexdigest()

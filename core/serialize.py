@@ -49,7 +49,7 @@ def game_to_json(game: Game) -> str:
         "to_act": game.to_act,
         "out": list(game.out),
         "emptied": list(game.emptied),
-        "positions": sorted([list(p[0]), _cards(p[1]), p[2], p[3], p[4]] for p in game.positions),
+        "positions": sorted(game.positions),
         "result": None
         if result is None
         else [result.durak, result.draw, list(result.order_out), result.reason, list(result.losers)],
@@ -94,10 +94,7 @@ def game_from_json(text: str) -> Game:
     game.to_act = data["to_act"]
     game.out = tuple(data["out"])
     game.emptied = tuple(data["emptied"])
-    game.positions = frozenset(
-        (tuple(hands), _ids(talon), attacker, defender, trump)
-        for hands, talon, attacker, defender, trump in data["positions"]
-    )
+    game.positions = frozenset(data["positions"])
     raw = data["result"]
     game.result = None if raw is None else Result(raw[0], raw[1], tuple(raw[2]), raw[3], tuple(raw[4]))
     severny = data.get("severny_card", "")

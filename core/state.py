@@ -92,7 +92,7 @@ class Game:
     to_act: int | None
     out: tuple[int, ...]  # seats in the order they went out
     emptied: tuple[int, ...]  # seats whose hand emptied this bout while the talon lasted
-    positions: frozenset[tuple[Any, ...]]  # bout-start positions since the last discard
+    positions: frozenset[str]  # digests of the bout-start positions since the last discard (repetition)
     result: Result | None
     _log: tuple[Any, ...] | None  # linked list (previous, seat, action): cheap to extend
     step: int  # number of actions applied: the game's own version
