@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from telegram import Bot, LinkPreviewOptions
+from telegram import Bot, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
@@ -238,14 +238,7 @@ class Delivery:
                     error,
                 )
         thread = self.memory.thread(item.home) if item.kind == TABLE else None
-        sent = await self.bot.send_message(
-            item.chat,
-            rendered.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=rendered.markup(),
-            message_thread_id=thread,
-            link_preview_options=NO_PREVIEW,
-        )
+        sent = await self._send(item.chat, rendered, thread)
         self._remember_sent(item.chat, sent.message_id, rendered)
         await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
 
@@ -256,14 +249,18 @@ class Delivery:
         parts = [item.message] if isinstance(item.message, Rendered) else split_long(item.message)
         for part in parts:
             rendered = part if isinstance(part, Rendered) else render(part, self.bot_username, item.chat > 0)
-            await self.bot.send_message(
-                item.chat,
-                rendered.text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=rendered.markup(),
-                message_thread_id=thread,
-                link_preview_options=NO_PREVIEW,
-            )
+            await self._send(item.chat, rendered, thread)
+
+    async def _send(self, chat: int, rendered: Rendered, thread: int | None) -> Message:
+        """One new message in HTML with its keyboard, in the forum topic when there is one."""
+        return await self.bot.send_message(
+            chat,
+            rendered.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=rendered.markup(),
+            message_thread_id=thread,
+            link_preview_options=NO_PREVIEW,
+        )
 
     def _remember_sent(self, chat: int, message_id: int, rendered: Rendered) -> None:
         self.sent[(chat, message_id)] = rendered
