@@ -223,6 +223,17 @@ def screen_changes(
         if seat.is_ai:
             continue
         tr = ctx.tr(seat.lang)
+        kept = old_drawn.get((seat_no, tr.lang))
+        quiet = quiet_hand(game, seat_no) if kept is not None and old_game is not None else None
+        if (
+            kept is not None
+            and quiet is not None
+            and old_game is not None
+            and quiet == quiet_hand(old_game, seat_no)
+        ):
+            if drawn is not None:  # a hand without buttons showing the same cards: nothing to draw or send
+                drawn[(seat_no, tr.lang)] = kept
+            continue
         new = render_hand(header, game.view(seat_no), ctx.chat_id, tr)
         if drawn is not None:
             drawn[(seat_no, tr.lang)] = new
@@ -235,6 +246,14 @@ def screen_changes(
                 continue
         effects.append(ShowHand(ctx.chat_id, seat.user_id, new, header.game_id, new_message=not same_game))
     return effects
+
+
+def quiet_hand(game: Game, seat: int) -> tuple[int, bool, bool, int] | None:
+    """Everything a hand message without buttons shows (its cards, out, over, trumps); None when the seat
+    has buttons, whose payloads carry the game step and so change with every move."""
+    if game.to_act == seat or game.legal_actions(seat):
+        return None
+    return (game.hand_masks[seat], seat in game.out, game.is_over, game.trump_index)
 
 
 def points_for(result: Result, scoring: str, seats: int, teams: bool = False) -> list[int]:
