@@ -116,6 +116,16 @@ BEATERS = tuple(tuple(_beaters(card_id, trump) for card_id in range(52)) for tru
 TABLE_RANKS = tuple(RANK_MASK[card_id >> 2] for card_id in range(52))
 
 
+def ranks_on_table(*card_groups: Iterable[int]) -> int:
+    """Mask of every card whose rank lies on the table (what may be thrown in); -1 marks an empty cover."""
+    ranks = 0
+    for group in card_groups:
+        for card in group:
+            if card >= 0:
+                ranks |= TABLE_RANKS[card]
+    return ranks
+
+
 def beats(cover: Card, attack: Card, trump: str) -> bool:
     """Whether ``cover`` beats ``attack``: a higher card of its suit, or any trump over a plain card."""
     return bool(BEATERS[SUITS.index(trump)][attack.id] >> cover.id & 1)

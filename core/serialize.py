@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from core.actions import Action
-from core.cards import CARDS, TABLE_RANKS, Card
+from core.cards import CARDS, Card, ranks_on_table
 from core.settings import Settings
 from core.state import Game, Phase, Result
 
@@ -78,10 +78,7 @@ def game_from_json(text: str) -> Game:
     game.discard = data["discard"]
     game.attacks = _ids(data["attacks"])
     game.covers = tuple(Card.parse(c).id if c else -1 for c in data["covers"])
-    table_ranks = 0
-    for card in (*game.attacks, *game.covers):
-        if card >= 0:
-            table_ranks |= TABLE_RANKS[card]
+    table_ranks = ranks_on_table(game.attacks, game.covers)
     game.table_ranks = table_ranks
     game.phase = Phase(data["phase"])
     game.attacker = data["attacker"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from core.ai.knowledge import Knowledge
-from core.cards import TABLE_RANKS, bits
+from core.cards import bits, ranks_on_table
 from core.deal import new_game
 from core.state import MAX_ATTACKS, Game
 from core.view import View
@@ -71,10 +71,7 @@ def build_game(view: View, k: Knowledge, hands: list[int], talon: list[int]) -> 
     game.discard = k.discard
     game.attacks = tuple(attack.id for attack, _ in view.table)
     game.covers = tuple(cover.id if cover is not None else -1 for _, cover in view.table)
-    ranks = 0
-    for card in (*game.attacks, *game.covers):
-        if card >= 0:
-            ranks |= TABLE_RANKS[card]
+    ranks = ranks_on_table(game.attacks, game.covers)
     game.table_ranks = ranks
     game.phase = view.phase
     game.attacker = view.attacker

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import islice
 
-from core.cards import BEATERS, SUIT_MASK, SUITS, TABLE_RANKS, deck_ids, mask_of
+from core.cards import BEATERS, SUIT_MASK, SUITS, deck_ids, mask_of, ranks_on_table
 from core.deal import new_game
 from core.settings import Settings
 from core.state import HAND_SIZE, MAX_ATTACKS, Game, Phase
@@ -291,10 +291,7 @@ class _Replay:
     # ---- the rules' public questions ---------------------------------------------------------------
 
     def _table_ranks(self) -> int:
-        ranks = 0
-        for card in (*self.attacks, *self.covers):
-            if card >= 0:
-                ranks |= TABLE_RANKS[card]
+        ranks = ranks_on_table(self.attacks, self.covers)
         return ranks
 
     def _limit(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.ai.knowledge import Knowledge
-from core.cards import TABLE_RANKS, mask_of
+from core.cards import mask_of, ranks_on_table
 from core.state import Game, Phase
 from core.view import View
 
@@ -55,10 +55,7 @@ class Situation:
         sit.phase = view.phase
         sit.attacks = tuple(a.id for a, _ in view.table)
         sit.covers = tuple(c.id if c is not None else -1 for _, c in view.table)
-        ranks = 0
-        for card in (*sit.attacks, *sit.covers):
-            if card >= 0:
-                ranks |= TABLE_RANKS[card]
+        ranks = ranks_on_table(sit.attacks, sit.covers)
         sit.table_ranks = ranks
         sit.trump = k.trump
         sit.talon_size = view.talon_size
