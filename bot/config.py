@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal, get_args
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LogFormat = Literal["plain", "json"]
+LOG_FORMATS: tuple[str, ...] = get_args(LogFormat)
 
 
 class BotConfig(BaseSettings):
@@ -26,7 +29,9 @@ class BotConfig(BaseSettings):
     ai_delay: float = Field(default=1.2, ge=0, le=60)
     start_wait: float = Field(default=60.0, ge=0)
     log_level: str = "INFO"
+    log_format: LogFormat = "plain"
     metrics: bool = False
+    metrics_port: int = Field(default=9464, ge=1, le=65535)
 
     @field_validator("telegram_token", "discord_token", "redis_url", "webhook_url", "webhook_secret")
     @classmethod
@@ -41,6 +46,15 @@ class BotConfig(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
         return level
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _known_format(cls, value: object) -> object:
+        """``LOG_FORMAT=JSON`` is as good as ``json``; anything else is refused by name, not ignored."""
+        text = str(value).strip().lower()
+        if text not in LOG_FORMATS:
+            raise ValueError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {value!r}")
+        return text
 
     @field_validator("webhook_secret")
     @classmethod
@@ -60,3 +74,9 @@ class BotConfig(BaseSettings):
             for name, token in (("telegram", self.telegram_token), ("discord", self.discord_token))
             if token
         ]
+
+    @property
+    def metrics_on_webhook(self) -> bool:
+        """With ``METRICS=on`` and a Telegram webhook, ``/metrics`` is served on the webhook's port (PORT),
+        the one port a platform such as Heroku opens; otherwise on its own port, ``METRICS_PORT``."""
+        return self.metrics and bool(self.telegram_token and self.webhook_url)

@@ -111,8 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     quiet = args.command in ("play", "demo", "replay") and config.log_level != "DEBUG"
     from bot.logs import configure
 
-    # LOG_FORMAT=json: one JSON object per line (see bot/logs.py)
-    configure(logging.WARNING if quiet else config.log_level, os.environ.get("LOG_FORMAT", "plain"))
+    configure(logging.WARNING if quiet else config.log_level, config.log_format)  # json: see bot/logs.py
     commands: dict[str, Callable[[BotConfig, argparse.Namespace], Coroutine[Any, Any, int]]] = {
         "play": play,
         "demo": demo,
@@ -261,8 +260,12 @@ async def check(config: BotConfig, store: Any) -> int:
         print(f"Redis: NOT answering ({where}): {error}", file=sys.stderr)
         return 1
     print(
-        f"Configuration: ok (AI_DELAY={config.ai_delay}, START_WAIT={config.start_wait}, LOG_LEVEL={config.log_level})"
+        f"Configuration: ok (AI_DELAY={config.ai_delay}, START_WAIT={config.start_wait}, LOG_LEVEL={config.log_level}"
+        f", LOG_FORMAT={config.log_format})"
     )
+    if config.metrics:
+        where = f"{config.port} (the webhook's)" if config.metrics_on_webhook else str(config.metrics_port)
+        print(f"Metrics: on, GET /metrics on port {where}")
     print(f"Redis: ok ({where})")
     for name in PLATFORM_MODULES:
         token = f"{name.upper()}_TOKEN"
@@ -304,8 +307,10 @@ async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., 
             metrics_server.shutdown()
 
 
-def start_metrics(config: BotConfig, store: Any, stop: asyncio.Event) -> Any:
-    """With METRICS=on: Prometheus metrics on METRICS_PORT (default 9464); the HTTP server, or None."""
+def start_metrics(config: BotConfig, store: Any, stop: asyncio.Event, addr: str = "0.0.0.0") -> Any:
+    """With METRICS=on: count, and serve the numbers on METRICS_PORT (default 9464), or on the webhook's
+    port when the Telegram webhook serves them (`BotConfig.metrics_on_webhook`). The HTTP server we
+    started here, or None."""
     if not config.metrics:
         return None
     from bot import metrics
@@ -315,12 +320,14 @@ def start_metrics(config: BotConfig, store: Any, stop: asyncio.Event) -> Any:
     except ImportError:
         log.error("METRICS=on needs the prometheus-client package (pip install prometheus-client)")
         return None
-    port = int(os.environ.get("METRICS_PORT", metrics.DEFAULT_PORT))
     platforms = [{"telegram": "tg", "discord": "dc"}[name] for name in config.platforms]
     watcher = asyncio.get_running_loop().create_task(metrics.watch_active_games(store, platforms, stop))
     BACKGROUND.add(watcher)  # a task nobody holds may be garbage-collected while it runs
     watcher.add_done_callback(BACKGROUND.discard)
-    return enabled.serve(port)
+    if config.metrics_on_webhook:
+        log.info("metrics on the Telegram webhook's port %d at /metrics", config.port)
+        return None
+    return enabled.serve(config.metrics_port, addr)
 
 
 def leave_on_sigterm(task: asyncio.Task[Any] | None) -> None:

@@ -3,7 +3,10 @@
 `prometheus-client` is imported only when metrics are switched on, so the bot runs without it. Until then
 `METRICS` is a `NoMetrics` whose methods do nothing, and callers never check which one they hold.
 
-Every process serves its own numbers (``METRICS_PORT``, default 9464); Prometheus sums them over processes.
+Every process serves its own numbers: on the Telegram webhook's port (``GET /metrics`` beside the webhook
+path, see adapters/telegram/webhook.py) when it serves one, otherwise on ``METRICS_PORT`` (default 9464).
+Prometheus sums them over processes. The adapters count every platform API call (method, HTTP status; a
+429 also in `durak_platform_api_429`): adapters/telegram/request.py, adapters/discord/tracing.py.
 `active_games` is read from Redis (running games with an armed deadline, the same number in every process):
 take ``max`` over processes, not the sum.
 """
@@ -16,8 +19,6 @@ import logging
 from typing import Any
 
 log = logging.getLogger("durak.metrics")
-
-DEFAULT_PORT = 9464
 
 
 class NoMetrics:
@@ -32,6 +33,10 @@ class NoMetrics:
     def api_call(self, platform: str, method: str, status: int | str = "ok") -> None: ...
 
     def set_active_games(self, platform: str, count: int) -> None: ...
+
+    def exposition(self) -> tuple[bytes, str] | None:
+        """The text a Prometheus scrape gets and its content type; None: nothing to serve."""
+        return None
 
 
 class PrometheusMetrics(NoMetrics):
@@ -88,6 +93,11 @@ class PrometheusMetrics(NoMetrics):
 
     def set_active_games(self, platform: str, count: int) -> None:
         self.active.labels(platform).set(count)
+
+    def exposition(self) -> tuple[bytes, str] | None:
+        from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
     def serve(self, port: int, addr: str = "0.0.0.0") -> Any:
         """Serve ``/metrics`` over HTTP from a thread; returns the server (``.shutdown()`` stops it)."""

@@ -23,6 +23,7 @@ from adapters.discord.commands import install
 from adapters.discord.delivery import Delivery
 from adapters.discord.flow import InteractionFlow
 from adapters.discord.hands import HandRegistry
+from adapters.discord.tracing import api_call_trace
 from adapters.discord.views import CardSelect, DirectMessageToggle, ServiceButton
 from bot.effects import Effect
 from bot.inputs import TimerDue
@@ -78,6 +79,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
             intents=discord.Intents(guilds=True),  # no members, no message content: interactions only
             member_cache_flags=discord.MemberCacheFlags.none(),
             chunk_guilds_at_startup=False,
+            http_trace=api_call_trace(),  # every REST call counted in the metrics (METRICS=on)
             **shards,
         )
         self.service, self.store = service, store

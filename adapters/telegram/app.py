@@ -3,8 +3,9 @@
 Nothing happens at import time. `durak-bot run` calls `run_telegram(config, service, store)`; it registers
 this adapter's delivery with the process's turn-timer loop (`bot.timers.DELIVERIES`), so deadlines' effects
 go through the same paced queue as everything else. Long polling by default; with ``WEBHOOK_URL`` set,
-Telegram calls us instead and every request must carry the secret token (``WEBHOOK_SECRET``, or a random
-one chosen at start).
+Telegram calls us instead (our own server, adapters/telegram/webhook.py, which also serves ``/metrics``)
+and every request must carry the secret token (``WEBHOOK_SECRET``, or a random one chosen at start).
+Every Bot API call is counted in the metrics by the transport (adapters/telegram/request.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from adapters.telegram.delivery import Delivery
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.memory import PLATFORM, ChatMemory
 from adapters.telegram.pacing import Clock, Limits
+from adapters.telegram.request import CountingRequest
+from adapters.telegram.webhook import WebhookServer
 from bot.config import BotConfig
 from bot.effects import Effect
 from bot.i18n import translator
@@ -74,6 +77,8 @@ class TelegramBot:
             .token(config.telegram_token)
             .base_url(f"{api}/bot")
             .base_file_url(f"{api}/file/bot")
+            .request(CountingRequest(connection_pool_size=256))  # PTB's default sizes, calls counted
+            .get_updates_request(CountingRequest(connection_pool_size=1))
             .concurrent_updates(False)  # one update at a time: effects are queued in the order they happened
             .build()
         )
@@ -86,6 +91,7 @@ class TelegramBot:
         self._stop_timers = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
         self.webhook_secret = ""
+        self.webhook: WebhookServer | None = None
 
     async def deliver_timer_effects(self, due: TimerDue, effects: list[Effect]) -> None:
         self.delivery.submit(effects)
@@ -112,15 +118,10 @@ class TelegramBot:
         if use_webhook:
             url = self.config.webhook_url or ""
             self.webhook_secret = self.config.webhook_secret or secrets.token_urlsafe(32)
-            await application.updater.start_webhook(
-                listen=listen,
-                port=self.config.port,
-                url_path=urlsplit(url).path.lstrip("/"),
-                webhook_url=url,
-                secret_token=self.webhook_secret,
-                allowed_updates=ALLOWED_UPDATES,
+            self.webhook = WebhookServer(
+                application, urlsplit(url).path, self.webhook_secret, listen, self.config.port
             )
-            log.info("Telegram: webhook %s (listening on %s:%d)", url, listen, self.config.port)
+            await self.webhook.start(url, ALLOWED_UPDATES)
         else:
             await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
             log.info("Telegram: long polling as @%s", application.bot.username)
@@ -150,6 +151,8 @@ class TelegramBot:
         self._stop_timers.set()
         if self._timers is not None:
             await asyncio.wait_for(self._timers, timeout=5)
+        if self.webhook is not None:
+            await self.webhook.stop()
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         await self.delivery.close()

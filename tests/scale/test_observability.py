@@ -6,7 +6,6 @@ import json
 import logging
 import socket
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,15 +16,7 @@ from bot.service import GameService
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB
 from tests.bot.harness import Harness
-
-
-@pytest.fixture
-def prometheus() -> Iterator[metrics.PrometheusMetrics]:
-    pytest.importorskip("prometheus_client")
-    try:
-        yield metrics.enable()
-    finally:
-        metrics.disable()
+from tests.prometheus import prometheus  # noqa: F401  (the fixture)
 
 
 async def start_a_game(harness: Harness) -> None:
@@ -51,7 +42,8 @@ async def test_each_applied_input_logs_one_line_with_chat_game_version_action_an
 
 
 async def test_metrics_count_applied_inputs_refusals_and_serve_them_over_http(
-    fake_redis: object, prometheus: metrics.PrometheusMetrics
+    fake_redis: object,
+    prometheus: metrics.PrometheusMetrics,  # noqa: F811
 ) -> None:
     harness = Harness(RedisGameStore(fake_redis))  # type: ignore[arg-type]
     harness.service = GameService(

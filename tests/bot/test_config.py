@@ -1,0 +1,119 @@
+"""LOG_FORMAT and METRICS_PORT are settings like the others (validated, named in errors), and the metrics
+go on the Telegram webhook's port when there is one, on METRICS_PORT otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+
+import aiohttp
+import pytest
+from pydantic import ValidationError
+
+from bot import metrics
+from bot.config import BotConfig
+from bot.main import BACKGROUND, main, start_metrics
+from tests.prometheus import prometheus  # noqa: F401  (the fixture)
+
+
+def config(**values: object) -> BotConfig:
+    return BotConfig(_env_file=None, **values)  # type: ignore[call-arg, arg-type]
+
+
+@pytest.fixture
+def bare_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
+    """No .env file and none of the bot's variables from the machine running the tests."""
+    monkeypatch.chdir(tmp_path)
+    for name in BotConfig.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    return monkeypatch
+
+
+def test_log_format_and_metrics_port_default_to_plain_and_9464(bare_env: pytest.MonkeyPatch) -> None:
+    read = BotConfig()
+    assert read.log_format == "plain" and read.metrics_port == 9464 and not read.metrics
+
+
+def test_log_format_and_metrics_port_are_read_from_the_environment(bare_env: pytest.MonkeyPatch) -> None:
+    bare_env.setenv("LOG_FORMAT", " JSON ")
+    bare_env.setenv("METRICS_PORT", "9100")
+    read = BotConfig()
+    assert read.log_format == "json" and read.metrics_port == 9100
+
+
+@pytest.mark.parametrize("fmt", ["xml", "", "yes"])
+def test_an_unknown_log_format_is_refused_naming_the_setting_and_the_choices(fmt: str) -> None:
+    with pytest.raises(ValidationError, match=r"LOG_FORMAT must be one of plain, json"):
+        config(log_format=fmt)
+
+
+@pytest.mark.parametrize("port", [0, 65536, -1])
+def test_a_metrics_port_outside_1_to_65535_is_refused(port: int) -> None:
+    with pytest.raises(ValidationError, match="metrics_port"):
+        config(metrics_port=port)
+
+
+def test_durak_bot_reports_a_bad_log_format_by_name_and_exits_2(
+    bare_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bare_env.setenv("LOG_FORMAT", "xml")
+    assert main(["run", "--check"]) == 2
+    error = capsys.readouterr().err
+    assert "LOG_FORMAT" in error and "plain, json" in error and "Traceback" not in error
+
+
+def test_metrics_go_on_the_webhook_port_only_with_metrics_on_a_telegram_token_and_a_webhook() -> None:
+    hook = {"telegram_token": "1:x", "webhook_url": "https://bot.example.net/hook"}
+    assert config(metrics=True, **hook).metrics_on_webhook
+    assert not config(metrics=False, **hook).metrics_on_webhook
+    assert not config(metrics=True, telegram_token="1:x").metrics_on_webhook, "long polling"
+    assert not config(metrics=True, discord_token="d", webhook_url=hook["webhook_url"]).metrics_on_webhook
+
+
+class NoRedis:
+    """`watch_active_games` reads Redis; here it fails, which the watcher must shrug off."""
+
+    @property
+    def redis(self) -> object:
+        raise ConnectionError("no Redis in this test")
+
+
+async def test_metrics_port_is_opened_without_a_webhook_and_not_when_the_webhook_serves_them(
+    prometheus: metrics.PrometheusMetrics,  # noqa: F811
+) -> None:
+    port = free_port()
+    stop = asyncio.Event()
+    try:
+        on_webhook = config(
+            metrics=True, telegram_token="1:x", webhook_url="https://h.example/x", metrics_port=port
+        )
+        assert start_metrics(on_webhook, NoRedis(), stop, "127.0.0.1") is None
+        assert not await answers(port), "METRICS_PORT stays closed: the webhook serves /metrics"
+        polling = config(metrics=True, telegram_token="1:x", metrics_port=port)
+        server = start_metrics(polling, NoRedis(), stop, "127.0.0.1")
+        assert server is not None
+        try:
+            assert await answers(port)
+        finally:
+            server.shutdown()
+    finally:
+        stop.set()
+        await asyncio.wait_for(asyncio.gather(*BACKGROUND), timeout=5)  # the active-games watchers end
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def answers(port: int) -> bool:
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2)) as session,
+            session.get(f"http://127.0.0.1:{port}/metrics") as response,
+        ):
+            return response.status == 200 and "durak_actions" in await response.text()
+    except aiohttp.ClientConnectionError:
+        return False
