@@ -1,6 +1,7 @@
 """Service throughput: many simulated games at once through `GameService`, on a real local redis-server.
 
     python bench/service.py [--games 200] [--seconds 10] [--processes 1 2 4] [--players 2 4 6]
+                            [--paced 0.5 | --offered 1500]
 
 Every seat is a person, simulated: the player whose private hand shows move buttons presses one of them (a
 random one: a cheap legal choice that needs no engine here) as soon as the previous press has returned, so
@@ -8,6 +9,10 @@ each game always has one input in flight and the service is the only thing being
 with /newgame, the others press Join, the creator presses Start; a finished game is followed by a new one in
 the same chat. The games are spread over 1, 2 and 4 worker processes sharing one redis-server (unix socket,
 AOF on, as the embedded default).
+
+Flat out, latency is mostly queueing (each of N games waits for the N-1 inputs ahead of it: p50 is about N
+divided by the rate), so latency is judged in the paced runs, where people think between presses and the
+process is offered a fixed rate (``--offered``, or ``--paced`` times the flat-out rate).
 
 Printed per run: applied inputs per second (every input that saved a new state: lobby presses and moves),
 game moves per second, p50/p99 latency of one input from `handle()` to its effects, Redis round trips per
@@ -311,6 +316,9 @@ def main() -> int:
     parser.add_argument(
         "--paced", type=float, default=0.5, help="then offer this share of the 1-process rate (0: skip)"
     )
+    parser.add_argument(
+        "--offered", type=float, default=0.0, help="paced runs offer this many inputs/s instead (in all)"
+    )
     parser.add_argument("--size-games", type=int, default=20, help="games per player count for state sizes")
     parser.add_argument("--cluster", action="store_true", help="a local 3-node Redis Cluster instead")
     args = parser.parse_args()
@@ -344,8 +352,8 @@ def main() -> int:
                 flush()
                 rows.append(run_processes(url, processes, args.games, args.players, args.seconds))
                 print_row(rows[-1])
-            if args.paced > 0 and rows:
-                offered = args.paced * rows[0]["inputs_per_second"]
+            if (args.paced > 0 and rows) or args.offered > 0:
+                offered = args.offered or args.paced * rows[0]["inputs_per_second"]
                 think = args.games / offered
                 print_header(f"paced: {offered:.0f} inputs/s offered (each person thinks ~{think:.2f} s)")
                 for processes in args.processes:

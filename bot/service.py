@@ -12,6 +12,7 @@ import secrets
 import string
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot import lobby as lobby_logic
 from bot import metrics, payloads, play
@@ -45,32 +46,42 @@ def new_short_id() -> str:
 
 
 class RecentStates:
-    """Per chat, the state this process saved last: its exact text and the session it was encoded from.
+    """Per chat, the record this process saved last: its exact state text and the session it encodes.
 
-    A chat's next input in this process usually loads exactly that text back, and then decoding it again
-    (and drawing its hands again, see `ChatSession._hands`) is skipped. Decoding is a pure function of the
-    text and sessions are never changed in place, so a hit gives what decoding would. Only successful saves
-    are remembered; any other text (another process moved the game) is decoded as usual."""
+    A chat's next input in this process usually finds exactly that state, and then decoding it again (and
+    drawing its hands again, see `ChatSession._hands`) is skipped. Decoding is a pure function of the text and
+    sessions are never changed in place, so a hit gives what decoding would. Only successful saves are
+    remembered; any other text (another process moved the game) is decoded as usual.
+
+    For a running game the record also stands in for the load itself (`running_game`): the service decides on
+    it and saves with its version, and the store's compare-and-set proves it was still the stored one."""
 
     def __init__(self, size: int = 2048) -> None:
         self.size = size
-        self.items: dict[ChatRef, tuple[str, ChatSession]] = {}
+        self.items: dict[ChatRef, tuple[ChatRecord, ChatSession]] = {}
 
     def session(self, chat: ChatRef, state: str | None) -> ChatSession | None:
         if not state:
             return None
         known = self.items.get(chat)
-        if known is not None and known[0] == state:
+        if known is not None and known[0].state == state:
             return known[1]
         return ChatSession.decode(state)
 
-    def remember(self, chat: ChatRef, state: str | None, session: ChatSession | None) -> None:
+    def running_game(self, chat: ChatRef) -> ChatRecord | None:
+        """The record last saved here when it holds a running game (whose moves read nothing else from it)."""
+        known = self.items.get(chat)
+        if known is None or not isinstance(known[1].header, Playing):
+            return None
+        return known[0]
+
+    def remember(self, chat: ChatRef, record: ChatRecord | None, session: ChatSession | None) -> None:
         self.items.pop(chat, None)
-        if state is None or session is None or self.size <= 0:
+        if record is None or record.state is None or session is None or self.size <= 0:
             return
         if len(self.items) >= self.size:
             del self.items[next(iter(self.items))]  # the chat saved longest ago
-        self.items[chat] = (state, session)
+        self.items[chat] = (record, session)
 
 
 class GameService:
@@ -144,7 +155,10 @@ class GameService:
             ]
         chat = ChatRef(press.platform, payload.chat_id)
         return await self._decide(
-            chat, lambda ctx, session: route_press(ctx, session, press.user, payload), payload.code
+            chat,
+            lambda ctx, session: route_press(ctx, session, press.user, payload),
+            payload.code,
+            from_memory=True,
         )
 
     async def _timer(self, due: TimerDue) -> list[Effect]:
@@ -159,7 +173,7 @@ class GameService:
                 return show()  # the game moved on since the timer was set
             return play.on_timer(ctx, session)
 
-        return await self._decide(chat, decide, "timer")
+        return await self._decide(chat, decide, "timer", from_memory=True)
 
     async def _settings(self, chat: ChatRef, command: Command) -> list[Effect]:
         record = await self.store.load(chat)
@@ -238,18 +252,34 @@ class GameService:
     # ---- load, decide, save ------------------------------------------------------------------------
 
     async def _decide(
-        self, chat: ChatRef, decide: Callable[[Context, ChatSession | None], Decision], action: str = ""
+        self,
+        chat: ChatRef,
+        decide: Callable[[Context, ChatSession | None], Decision],
+        action: str = "",
+        *,
+        from_memory: bool = False,
     ) -> list[Effect]:
+        """Load, decide, save; on a conflict decide again on the record the save returned.
+
+        ``from_memory`` (moves and deadlines): when this process saved the chat's running game last, decide on
+        that record without loading it, one round trip instead of two. Only a save can confirm such a
+        decision, so one that saves nothing (a refusal) is made again on the loaded record."""
         begin = time.perf_counter()
-        for _attempt in range(MAX_ATTEMPTS):
+        record = self.recent.running_game(chat) if from_memory else None
+        confirmed = record is None
+        if record is None:
             record = await self.store.load(chat)
+        for _attempt in range(MAX_ATTEMPTS):
             ctx = Context(chat, record, self.clock(), self.new_id, self.seed_source, self.config)
             session = self.recent.session(chat, record.state)
             decision = decide(ctx, session)
             if not decision.save:
+                if not confirmed:
+                    record, confirmed = await self.store.load(chat), True
+                    continue
                 return decision.effects
             state = decision.session.encode() if decision.session is not None else None
-            saved = await self.store.save(
+            saved = await self.store.save_or_current(
                 chat,
                 record.version,
                 state,
@@ -258,12 +288,14 @@ class GameService:
                 outcome=decision.outcome,
                 last_durak=decision.last_durak,
                 clear_last_durak=decision.clear_last_durak,
+                state_must_exist=not confirmed,
             )
-            if saved is not None:
-                self.recent.remember(chat, state, decision.session)
+            if isinstance(saved, int):
+                self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
                 return decision.effects
-            log.info("chat=%s version=%s conflict, retrying", chat, record.version)
+            log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
+            record, confirmed = saved, True
         return [Alert("", translator(None)._("The table is busy, try again."))]
 
     @staticmethod
@@ -278,6 +310,18 @@ class GameService:
                 "action": action, "ms": round(seconds * 1000, 2),
             }  # fmt: skip
             actions_log.info("applied", extra={"fields": fields})
+
+
+def saved_record(before: ChatRecord, version: int, state: str | None, decision: Decision) -> ChatRecord:
+    """The chat's record as a successful save of ``decision`` left it (message ids and settings as loaded)."""
+    last_durak = (
+        decision.last_durak
+        if decision.last_durak is not None
+        else None
+        if decision.clear_last_durak
+        else before.last_durak
+    )
+    return replace(before, version=version, state=state, last_durak=last_durak)
 
 
 def route_press(ctx: Context, session: ChatSession | None, user: User, payload: payloads.Payload) -> Decision:

@@ -6,9 +6,10 @@ The store keeps it as one string: a small JSON header (seats, ids, timers, recen
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from core import Game
 
@@ -90,17 +91,19 @@ class Finished(BaseModel):
 Header = Lobby | Playing | Finished
 
 
-class ChatSession(BaseModel):
-    """The decoded record: the header, and the engine state while a game runs."""
+@dataclass(frozen=True, slots=True)
+class ChatSession:
+    """The decoded record: the header, and the engine state while a game runs.
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    A plain dataclass, not a model: both parts are validated already (the header by pydantic, the game by
+    the engine), and one is built for every input."""
 
-    header: Header = Field(discriminator="kind")
+    header: Header
     game: Game | None = None
     # Not stored: each person's hand message as drawn for this very header and game, by (seat, language).
     # `bot.play.screen_changes` fills it, and reads it back when this session is the "before" of the next
     # input in the same process (see `bot.service.RecentStates`), instead of drawing every old hand again.
-    _hands: dict[tuple[int, str], Any] = PrivateAttr(default_factory=dict)
+    _hands: dict[tuple[int, str], Any] = field(default_factory=dict, compare=False, repr=False)
 
     def encode(self) -> str:
         head = self.header.model_dump_json(exclude_defaults=False)
@@ -113,4 +116,4 @@ class ChatSession(BaseModel):
         return ChatSession(header=header, game=Game.from_json(game_json) if game_json else None)
 
 
-_HEADER: TypeAdapter[Header] = TypeAdapter(Header)
+_HEADER: TypeAdapter[Header] = TypeAdapter(Annotated[Header, Field(discriminator="kind")])

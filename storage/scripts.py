@@ -35,18 +35,21 @@ return {version, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), red
 # ARGV: 1 expected version, 2 state, 3 "1" to store the state / "0" to delete it, 4 ttl seconds,
 #       5 deadline ("" for none), 6 chat string, 7 last_durak mode (keep|set|clear), 8 last_durak,
 #       9 "1" if the global keys are passed, 10 archive json, 11 archive ttl, 12 n players (-1: no outcome),
-#       13 request id ("" for none), then per player: user id, name, durak, first_out, draw, points (0/1 flags).
-# Returns {new version, armed timer version or -1 before this save}; {0, -1} on a version conflict;
+#       13 request id ("" for none), 14 "1" if the state must still exist (the caller judged the move on its
+#       own copy of it, see `RedisGameStore.save_or_current`), then per player: user id, name, durak,
+#       first_out, draw, points (0/1 flags).
+# Returns {new version, armed timer version or -1 before this save}; on a conflict {0, -1} followed by what
+# LOAD returns (version, state, messages, meta), so the caller can decide again without another round trip;
 # {version, -2} when this request id made the latest save already (the caller's retry of a lost reply).
 SAVE = Script(
     "save",
     """
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current ~= tonumber(ARGV[1]) then
+if current ~= tonumber(ARGV[1]) or (ARGV[14] == '1' and redis.call('EXISTS', KEYS[2]) == 0) then
   if ARGV[13] ~= '' and current == tonumber(ARGV[1]) + 1 and redis.call('HGET', KEYS[4], 'request') == ARGV[13] then
     return {current, -2}  -- this very request is the last one applied: a retry whose first reply was lost
   end
-  return {0, -1}
+  return {0, -1, current, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
 end
 local version = current + 1
 local ttl = tonumber(ARGV[4])
@@ -85,7 +88,7 @@ end
 
 if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) then
   for i = 1, n do
-    local a = 13 + (i - 1) * 6
+    local a = 14 + (i - 1) * 6
     local user, key = ARGV[a + 1], KEYS[9 + i]
     redis.call('HSET', key, 'name', ARGV[a + 2])
     local games = redis.call('HINCRBY', key, 'games', 1)

@@ -1,8 +1,10 @@
 """The game store: one atomic compare-and-set per applied action, on Redis.
 
 The service loads a chat (one round trip), computes the new state, and saves it with the version it loaded
-(one round trip, a Lua script). A save whose version moved on returns None: the caller reloads and tries
-again, so a move is applied once or refused, never twice. Stats and the archive ride in the same script as the
+(one round trip, a Lua script). A save whose version moved on returns None (`save_or_current`: the current
+record, in the same reply): the caller decides again, so a move is applied once or refused, never twice. A
+process that saved a chat's last state may skip the load and save against the version it saved: the
+compare-and-set proves its copy is still the stored one. Stats and the archive ride in the same script as the
 final save, guarded by a per-game marker, so a finished game is counted exactly once.
 
 On Redis Cluster one chat's keys share a slot (see keys.py), but the global timer index and the archive live
@@ -73,6 +75,21 @@ class GameStore(Protocol):
         clear_last_durak: bool = False,
         request_id: str | None = None,
     ) -> int | None: ...
+
+    async def save_or_current(
+        self,
+        chat: ChatRef,
+        expected_version: int,
+        state: str | None,
+        *,
+        ttl: int,
+        deadline: float | None = None,
+        outcome: GameOutcome | None = None,
+        last_durak: str | None = None,
+        clear_last_durak: bool = False,
+        request_id: str | None = None,
+        state_must_exist: bool = False,
+    ) -> int | ChatRecord: ...
 
     async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]: ...
 
@@ -146,15 +163,19 @@ class RedisGameStore:
 
     async def load(self, chat: ChatRef) -> ChatRecord:
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
-        version, state, messages, meta = await self._script(LOAD, keys, [])
-        meta = pairs(meta)
+        return self._record(*await self._script(LOAD, keys, []))
+
+    @staticmethod
+    def _record(version: Any, state: Any, messages: list[Any], meta: list[Any]) -> ChatRecord:
+        """A chat's record from the LOAD script's reply (the save script's conflict reply ends with the same)."""
+        fields = pairs(meta)
         return ChatRecord(
             version=int(version),
             state=text(state) if state else None,
             messages=pairs(messages),
-            settings=meta.get("words"),
-            lang=meta.get("lang"),
-            last_durak=meta.get("last_durak"),
+            settings=fields.get("words"),
+            lang=fields.get("lang"),
+            last_durak=fields.get("last_durak"),
         )
 
     async def save(
@@ -175,6 +196,32 @@ class RedisGameStore:
         `request_id` (optional, unique per attempted change, e.g. "<user>:<update id>") makes a retry of a save
         whose reply was lost return the version it made instead of None, so the caller is not told "conflict"
         about its own change. Without it such a retry reports a conflict; the change is still applied once."""
+        saved = await self.save_or_current(
+            chat, expected_version, state, ttl=ttl, deadline=deadline, outcome=outcome,
+            last_durak=last_durak, clear_last_durak=clear_last_durak, request_id=request_id,
+        )  # fmt: skip
+        return saved if isinstance(saved, int) else None
+
+    async def save_or_current(
+        self,
+        chat: ChatRef,
+        expected_version: int,
+        state: str | None,
+        *,
+        ttl: int,
+        deadline: float | None = None,
+        outcome: GameOutcome | None = None,
+        last_durak: str | None = None,
+        clear_last_durak: bool = False,
+        request_id: str | None = None,
+        state_must_exist: bool = False,
+    ) -> int | ChatRecord:
+        """As `save`, but a conflict returns the chat's current record (what `load` would) in the same round
+        trip, so the caller decides again at once.
+
+        `state_must_exist`: the caller decided on its own copy of a running game's state instead of loading it;
+        a version alone does not prove the state is still there (the state expires, the version is kept), so
+        the save is refused when it has expired."""
         if ttl <= 0:
             raise ValueError("ttl must be positive")
         players = outcome.players if outcome else []
@@ -187,15 +234,16 @@ class RedisGameStore:
             expected_version, state or "", "0" if state is None else "1", ttl,
             "" if deadline is None else repr(float(deadline)), str(chat), mode, last_durak or "",
             "0" if self.cluster else "1", outcome.archive_json if outcome else "", ARCHIVE_TTL,
-            len(players) if outcome else -1, request_id or "",
+            len(players) if outcome else -1, request_id or "", "1" if state_must_exist else "0",
         ]  # fmt: skip
         for p in players:
             args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
         if not self.cluster:
             keys += [k.timers_key(chat.platform), k.archive_key(outcome.game_id if outcome else "-")]
-        version, old_timer = (int(x) for x in await self._script(SAVE, keys, args))
+        reply = await self._script(SAVE, keys, args)
+        version, old_timer = int(reply[0]), int(reply[1])
         if version == 0:
-            return None
+            return self._record(*reply[2:6])
         if self.cluster:  # on a replayed request, redo the idempotent part (the old member is unknown)
             await self._cluster_globals(chat, version, max(old_timer, -1), deadline, outcome)
         return version

@@ -237,6 +237,7 @@ async def test_the_store_being_down_gives_a_clear_alert(harness: Harness) -> Non
         raise StoreUnavailable("down")
 
     harness.store.load = broken  # type: ignore[method-assign]
+    harness.store.save_or_current = broken  # type: ignore[method-assign]
     effects = await harness.press(user, payload)  # type: ignore[arg-type]
     assert [e.text for e in effects if isinstance(e, Alert)] == [
         "The game service is unavailable, try again in a moment."

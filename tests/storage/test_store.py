@@ -57,6 +57,30 @@ async def test_a_retried_request_gets_its_own_version_back_not_a_conflict(store:
     assert (await store.load(CHAT)).state == "game"
 
 
+async def test_a_conflicting_save_returns_the_current_record_in_the_same_round_trip(
+    store: RedisGameStore,
+) -> None:
+    await store.save(CHAT, 0, "first", ttl=LOBBY_TTL)
+    await store.set_messages(CHAT, {"table": "17"})
+    await store.set_chat_settings(CHAT, words="transfer", lang="ru")
+    before = store.round_trips
+    current = await store.save_or_current(CHAT, 0, "stale", ttl=LOBBY_TTL)
+    assert store.round_trips == before + 1
+    assert current == await store.load(CHAT)
+    assert (current.version, current.state, current.messages) == (1, "first", {"table": "17"})
+    assert (current.settings, current.lang) == ("transfer", "ru")
+    assert await store.save_or_current(CHAT, 1, "second", ttl=LOBBY_TTL) == 2
+
+
+async def test_a_save_that_needs_the_state_is_refused_once_the_state_expired(store: RedisGameStore) -> None:
+    """A process that decided on its own copy of a game must not bring back a game whose state expired."""
+    await store.save(CHAT, 0, "game", ttl=GAME_TTL)
+    await store.redis.delete(k.state_key(CHAT))  # what expiry does: the version stays
+    current = await store.save_or_current(CHAT, 1, "game moved", ttl=GAME_TTL, state_must_exist=True)
+    assert not isinstance(current, int) and (current.version, current.state) == (1, None)
+    assert await store.save_or_current(CHAT, 1, "new lobby", ttl=LOBBY_TTL) == 2
+
+
 async def test_each_save_sets_the_ttl_the_caller_chose(store: RedisGameStore) -> None:
     await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL)
     assert LOBBY_TTL - 5 <= await store.redis.ttl(k.state_key(CHAT)) <= LOBBY_TTL
