@@ -1,6 +1,7 @@
 """Telegram by webhook with two bot processes behind one address: a round-robin proxy spreads the fake Bot
 API's updates over both; a whole game is played, and an update Telegram delivers twice (to the two
-processes at once) is applied once."""
+processes at once) is applied once. Each process serves its own Prometheus numbers on its webhook port, and
+over both they add up: every applied input and every Bot API call counted once."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import itertools
 import multiprocessing as mp
 import socket
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 
 import aiohttp
@@ -22,6 +24,7 @@ from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import Clock
+from tests.prometheus import scrape, value
 from tests.scale.tg_worker import SPEED, main
 
 pytestmark = pytest.mark.redis_server
@@ -176,3 +179,26 @@ async def test_two_webhook_processes_share_the_updates_play_a_whole_game_and_app
     # the only refusal: the process that lost the race answers the already answered query (Telegram says 400)
     errors = [e for e in fake.errors if e.params.get("callback_query_id") != duplicate_query]
     assert not errors, errors[:3]
+    await counted_once_over_both_processes(fake, store, group.id, list(seen))
+
+
+async def counted_once_over_both_processes(
+    fake: FakeTelegram, store: RedisGameStore, chat_id: int, ports: list[int]
+) -> None:
+    """Prometheus sums the processes' pages: the sum of applied inputs is the chat's number of saves (its
+    version; the redelivered press is not counted twice), and the Bot API calls are those the fake saw."""
+    pages = [await scrape(f"http://127.0.0.1:{port}/metrics") for port in ports]
+    assert [status for status, _ in pages] == [200, 200]
+    kinds = ("command", "press", "timer")
+    applied = [
+        sum(value(page, "durak_actions_total", platform="tg", kind=k) for k in kinds) for _, page in pages
+    ]
+    assert sum(applied) == (await store.load(ChatRef("tg", str(chat_id)))).version
+    assert all(share > 0 for share in applied), applied
+    calls = Counter[tuple[str, str]]()
+    for _, page in pages:
+        for (name, pairs), count in page.items():
+            if name == "durak_platform_api_calls_total":
+                labels = dict(pairs)
+                calls[labels["method"], labels["status"]] += int(count)
+    assert calls == Counter((record.method, str(record.status)) for record in fake.call_log)

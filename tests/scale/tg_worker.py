@@ -1,11 +1,13 @@
-"""A Telegram bot process for the webhook test: `TelegramBot` serving its webhook on its own port, with its
-own `GameService` and timer loop on the shared Redis, talking to the fake Bot API. Runs until terminated."""
+"""A Telegram bot process for the webhook test: `TelegramBot` serving its webhook (and, metrics on, its
+``/metrics``) on its own port, with its own `GameService` and timer loop on the shared Redis, talking to the
+fake Bot API. Runs until terminated."""
 
 from __future__ import annotations
 
 import asyncio
 
 from adapters.telegram.app import TelegramBot
+from bot import metrics
 from bot.config import BotConfig
 from bot.context import ServiceConfig
 from bot.service import GameService
@@ -17,6 +19,7 @@ SPEED = 1000  # the fake's virtual seconds per real second; the bot's pacing run
 
 
 async def serve(api_url: str, token: str, redis_url: str, port: int, hook_url: str, secret: str) -> None:
+    metrics.enable()  # as `durak-bot run` does with METRICS=on; this process's own numbers
     store = RedisGameStore(client_for_url(redis_url))
     service = GameService(store, ServiceConfig(ai_delay=0))
     config = BotConfig(
