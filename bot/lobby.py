@@ -10,6 +10,7 @@ from bot.i18n import Translator
 from bot.inputs import User
 from bot.play import seat_of, start_game
 from bot.render.lobby import render_lobby
+from bot.render.rules import settings_problem
 from bot.render.text import line, message
 from bot.session import AI_LEVELS, ChatSession, Finished, Lobby, Playing, Seat
 from core import Settings, SettingsError
@@ -44,7 +45,8 @@ def open_lobby(
     try:
         settings = merged_settings(ctx.record.settings, words)
     except SettingsError as error:
-        return show(Reply(ctx.chat_id, message([line(_("Cannot start: {error}").format(error=str(error)))])))
+        problem = settings_problem(error, tr)
+        return show(Reply(ctx.chat_id, message([line(_("Cannot start: {error}").format(error=problem))])))
     lobby = Lobby(
         lobby_id=ctx.new_id(),
         creator=user.id,

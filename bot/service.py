@@ -22,7 +22,7 @@ from bot.effects import Alert, Effect, Reply
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command, Input, Press, TimerDue, User
 from bot.ratelimit import PressLimiter
-from bot.render.rules import render_rules
+from bot.render.rules import render_rules, settings_problem
 from bot.render.summary import render_help, render_stats
 from bot.render.text import line, message
 from bot.session import ChatSession, Finished, Lobby, Playing
@@ -197,14 +197,14 @@ class GameService:
                     chat.chat_id, message([line(_("Languages: {langs}").format(langs=", ".join(LANGUAGES)))])
                 )
             ]
+        tr = translator(langs[-1]) if langs else tr  # "lang=ru" answers in Russian, refusals too
         try:
             settings = lobby_logic.merged_settings(record.settings, rule_words) if rule_words else None
         except SettingsError as error:
-            return [Reply(chat.chat_id, message([line(str(error))]))]
+            return [Reply(chat.chat_id, message([line(settings_problem(error, tr))]))]
         await self.store.set_chat_settings(
             chat, words=settings.to_words() if settings else None, lang=langs[-1] if langs else None
         )
-        tr = translator(langs[-1] if langs else record.lang)
         return [Reply(chat.chat_id, message([line(tr._("Saved."))]))]
 
     def _route_command(self, ctx: Context, session: ChatSession | None, command: Command) -> Decision:

@@ -20,7 +20,16 @@ TIMER_MIN, TIMER_MAX = 15, 600
 
 
 class SettingsError(ValueError):
-    """A `/newgame` word that is unknown, malformed or in conflict; the message says which and what works."""
+    """A `/newgame` word that is unknown, malformed or in conflict; the message says which and what works.
+
+    `reason` and `details` say the same for a program, so a bot can put it in its users' language:
+    ``unknown`` (word, accepted), ``conflict`` (word, other), ``timer_word`` (word, min, max), ``values``
+    (word, key, values), ``timer_range`` (timer, min, max), ``teams_transfer``."""
+
+    def __init__(self, message: str, reason: str = "", **details: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.details = details
 
 
 class Settings(BaseModel):
@@ -49,9 +58,14 @@ class Settings(BaseModel):
     @model_validator(mode="after")
     def _timer_in_range(self) -> Settings:
         if self.timer != 0 and not TIMER_MIN <= self.timer <= TIMER_MAX:
-            raise ValueError(f"timer must be 0 (off) or {TIMER_MIN}..{TIMER_MAX} seconds, not {self.timer}")
+            raise SettingsError(
+                f"timer must be 0 (off) or {TIMER_MIN}..{TIMER_MAX} seconds, not {self.timer}",
+                "timer_range", timer=str(self.timer), min=str(TIMER_MIN), max=str(TIMER_MAX),
+            )  # fmt: skip
         if self.teams and self.mode == "transfer":
-            raise ValueError("“transfer” is not played in team games: choose teams or transfer")
+            raise SettingsError(
+                "“transfer” is not played in team games: choose teams or transfer", "teams_transfer"
+            )
         return self
 
     @property
@@ -67,13 +81,20 @@ class Settings(BaseModel):
         for token in tokens:
             field, value = _read_word(token)
             if field in chosen and chosen[field] != value:
-                raise SettingsError(f"“{token}” conflicts with “{chosen_by[field]}”: choose one of them")
+                raise SettingsError(
+                    f"“{token}” conflicts with “{chosen_by[field]}”: choose one of them",
+                    "conflict", word=token, other=chosen_by[field],
+                )  # fmt: skip
             chosen[field] = value
             chosen_by[field] = token
         try:
             return cls.model_validate(chosen)
         except ValidationError as error:
-            message = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in error.errors())
+            found = error.errors()
+            first = found[0].get("ctx", {}).get("error") if len(found) == 1 else None
+            if isinstance(first, SettingsError):  # one of our own checks: keep its reason
+                raise first from None
+            message = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in found)
             raise SettingsError(message) from None
 
     def to_words(self) -> str:
@@ -147,16 +168,30 @@ def _read_word(token: str) -> tuple[str, object]:
         return _BARE_WORDS[word]
     key, sep, raw = word.partition("=")
     if not sep or key not in _KEYED_WORDS:
-        raise SettingsError(f"unknown word “{token}”; accepted: {accepted_words()}")
+        raise SettingsError(
+            f"unknown word “{token}”; accepted: {accepted_words()}",
+            "unknown",
+            word=token,
+            accepted=accepted_words(),
+        )
     field, values = _KEYED_WORDS[key]
     if key == "timer":
         if not raw.isdigit():
-            raise SettingsError(f"“{token}”: timer takes whole seconds, 0 or {TIMER_MIN}..{TIMER_MAX}")
+            raise SettingsError(
+                f"“{token}”: timer takes whole seconds, 0 or {TIMER_MIN}..{TIMER_MAX}",
+                "timer_word", word=token, min=str(TIMER_MIN), max=str(TIMER_MAX),
+            )  # fmt: skip
         return field, int(raw)
     if raw == "neighbors":
         raw = "neighbours"
     if raw not in values:
-        raise SettingsError(f"“{token}”: {key} takes {' | '.join(values)}")
+        raise SettingsError(
+            f"“{token}”: {key} takes {' | '.join(values)}",
+            "values",
+            word=token,
+            key=key,
+            values=" | ".join(values),
+        )
     if key == "deck":
         return field, int(raw)
     if key in ("first5", "teams", "severny"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.effects import Line, Message
 from bot.i18n import Translator
 from bot.render.text import bold, line, message
-from core import Settings
+from core import Settings, SettingsError
 
 
 def rule_lines(settings: Settings, tr: Translator) -> list[Line]:
@@ -93,3 +93,22 @@ def render_rules(settings: Settings, tr: Translator) -> Message:
         ),
     ]
     return message([*basics, line(""), *rule_lines(settings, tr)])
+
+
+def settings_problem(error: SettingsError, tr: Translator) -> str:
+    """Why rule words were refused, in the reader's language (core's own message is English)."""
+    _ = tr._
+    d = error.details
+    if error.reason == "unknown":
+        return _("unknown word “{word}”; accepted: {accepted}").format(**d)
+    if error.reason == "conflict":
+        return _("“{word}” conflicts with “{other}”: choose one of them").format(**d)
+    if error.reason == "timer_word":
+        return _("“{word}”: the timer takes whole seconds, 0 or {min}..{max}").format(**d)
+    if error.reason == "values":
+        return _("“{word}”: {key} takes {values}").format(**d)
+    if error.reason == "timer_range":
+        return _("the timer must be 0 (off) or {min}..{max} seconds, not {timer}").format(**d)
+    if error.reason == "teams_transfer":
+        return _("“transfer” is not played in team games: choose teams or transfer")
+    return str(error)

@@ -312,3 +312,23 @@ async def test_an_unknown_platform_language_falls_back_to_english(harness: Harne
     assert "Trump" in harness.screen.table.plain_text  # type: ignore[union-attr]
     assert "Your cards:" in harness.screen.hands["7"].plain_text
     assert "Ваши карты:" in harness.screen.hands["2"].plain_text
+
+
+@pytest.mark.parametrize(
+    ("words", "russian"),
+    [
+        ("bogus", "Не удалось начать: неизвестное слово «bogus»; допустимые: classic, "),
+        ("transfer classic", "Не удалось начать: «classic» противоречит «transfer»: выберите одно из них"),
+        ("deck=99", "Не удалось начать: «deck=99»: для deck допустимо 24 | 36 | 52"),
+        ("timer=abc", "Не удалось начать: «timer=abc»: таймер задаётся целым числом секунд, 0 или 15..600"),
+        ("timer=5", "Не удалось начать: таймер должен быть 0 (выключен) или 15..600 секунд, а не 5"),
+        ("teams transfer", "Не удалось начать: в командной игре «transfer» не играют: выберите teams или transfer"),
+    ],
+)
+async def test_a_refused_rule_word_is_explained_in_the_chats_language(
+    harness: Harness, words: str, russian: str
+) -> None:
+    await harness.command(User("5", "Вера", "ru"), "newgame", words)
+    assert harness.screen.replies[-1].plain_text.startswith(russian)
+    await harness.command(ANN, "settings", f"lang=ru {words}", is_admin=True)
+    assert harness.screen.replies[-1].plain_text.startswith(russian.removeprefix("Не удалось начать: "))
