@@ -264,8 +264,8 @@ async def check(config: BotConfig, store: Any) -> int:
         f", LOG_FORMAT={config.log_format})"
     )
     if config.metrics:
-        where = f"{config.port} (the webhook's)" if config.metrics_on_webhook else str(config.metrics_port)
-        print(f"Metrics: on, GET /metrics on port {where}")
+        port = f"{config.port} (the webhook's)" if config.metrics_on_webhook else str(config.metrics_port)
+        print(f"Metrics: on, GET /metrics on port {port}")
     print(f"Redis: ok ({where})")
     for name in PLATFORM_MODULES:
         token = f"{name.upper()}_TOKEN"

@@ -4,7 +4,9 @@ go on the Telegram webhook's port when there is one, on METRICS_PORT otherwise."
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -22,12 +24,19 @@ def config(**values: object) -> BotConfig:
 
 
 @pytest.fixture
-def bare_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
-    """No .env file and none of the bot's variables from the machine running the tests."""
+def bare_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[pytest.MonkeyPatch]:
+    """No .env file and none of the bot's variables from the machine running the tests; the root logger
+    as it was afterwards (`main()` configures it)."""
     monkeypatch.chdir(tmp_path)
     for name in BotConfig.model_fields:
         monkeypatch.delenv(name.upper(), raising=False)
-    return monkeypatch
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        yield monkeypatch
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def test_log_format_and_metrics_port_default_to_plain_and_9464(bare_env: pytest.MonkeyPatch) -> None:
@@ -61,6 +70,21 @@ def test_durak_bot_reports_a_bad_log_format_by_name_and_exits_2(
     assert main(["run", "--check"]) == 2
     error = capsys.readouterr().err
     assert "LOG_FORMAT" in error and "plain, json" in error and "Traceback" not in error
+
+
+@pytest.mark.parametrize(
+    ("webhook", "said"), [("https://bot.example.net/hook", "port 8443 (the webhook's)"), ("", "port 9100")]
+)
+def test_run_check_says_on_which_port_the_metrics_are(
+    bare_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], webhook: str, said: str
+) -> None:
+    for name, value in {"METRICS": "on", "TELEGRAM_TOKEN": "1:x", "WEBHOOK_URL": webhook, "PORT": "8443",
+                        "METRICS_PORT": "9100", "DATA_DIR": "data"}.items():  # fmt: skip
+        bare_env.setenv(name, value)
+    assert main(["run", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert f"Metrics: on, GET /metrics on {said}\n" in out
+    assert "Redis: ok (the embedded redis-server in data)" in out
 
 
 def test_metrics_go_on_the_webhook_port_only_with_metrics_on_a_telegram_token_and_a_webhook() -> None:
