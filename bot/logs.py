@@ -46,3 +46,5 @@ def configure(level: str | int, fmt: str = "plain") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # httpx logs every request's URL at INFO, and a Bot API URL holds the bot's token: never log it
+    logging.getLogger("httpx").setLevel(max(logging.WARNING, root.level))

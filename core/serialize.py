@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from core.actions import Action
@@ -14,7 +15,27 @@ FORMAT_VERSION = 1
 
 
 def _cards(ids: tuple[int, ...] | list[int]) -> str:
-    return "".join(str(CARDS[c]) for c in ids)
+    return "".join([CARD_CODES[c] for c in ids])
+
+
+CARD_CODES = tuple(str(card) for card in CARDS)
+
+
+@lru_cache(maxsize=4096)
+def _deck(order: tuple[int, ...]) -> str:
+    """A game's deck order never changes, and it is written at every save: spelled out once per game."""
+    return _cards(order)
+
+
+def _log(game: Game) -> str:
+    """``0a:6S,1c:0:9S,...``: every action as seat and code, oldest first."""
+    parts: list[str] = []
+    node = game._log
+    while node is not None:
+        node, seat, action = node
+        parts.append(f"{seat}{action.code}")
+    parts.reverse()
+    return ",".join(parts)
 
 
 def _ids(text: str) -> tuple[int, ...]:
@@ -28,7 +49,7 @@ def game_to_json(game: Game) -> str:
         "settings": game.settings.model_dump(),
         "players": list(game.players),
         "seed": game.seed,
-        "deck": _cards(game.deck_order),
+        "deck": _deck(game.deck_order),
         "dealer": game.dealer,
         "last_durak": game.last_durak,
         "hands": list(game.hand_masks),
@@ -53,7 +74,7 @@ def game_to_json(game: Game) -> str:
         "result": None
         if result is None
         else [result.durak, result.draw, list(result.order_out), result.reason, list(result.losers)],
-        "log": ",".join(f"{seat}{code}" for seat, code in game.log),
+        "log": _log(game),
         "severny_card": str(CARDS[game.severny_card]) if game.severny_card >= 0 else "",
     }
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

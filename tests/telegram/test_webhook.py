@@ -144,3 +144,25 @@ async def test_long_polling_counts_its_get_updates_calls_too(
     labels = {"platform": "tg", "method": "getUpdates", "status": "200"}
     assert (sample("durak_platform_api_calls_total", labels) or 0) >= 1
     assert sample("durak_platform_api_calls_total", labels | {"method": "sendMessage"}) == 2, "welcome, help"
+
+
+async def test_the_bot_token_never_reaches_the_logs(world_factory: Callable[..., World]) -> None:
+    """httpx logs each request's URL at INFO, and a Bot API URL contains the token."""
+    import io
+    import logging
+
+    from bot.logs import configure
+
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level, logging.getLogger("httpx").level)
+    configure("INFO", "json")
+    stream = io.StringIO()
+    root.handlers[0].setStream(stream)  # type: ignore[attr-defined]
+    try:
+        world = await started_webhook(world_factory)
+        await world.bot.application.bot.get_me()
+        assert "webhook" in stream.getvalue(), "the bot logged its start at INFO"
+        assert world.fake.token not in stream.getvalue()
+    finally:
+        root.handlers[:], root.level = saved[0], saved[1]
+        logging.getLogger("httpx").setLevel(saved[2])
