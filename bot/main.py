@@ -282,7 +282,7 @@ async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., 
     from bot.context import ServiceConfig
     from bot.ratelimit import PressLimiter
     from bot.service import GameService
-    from bot.timers import DELIVERIES, run_timers
+    from bot.timers import Deliveries, run_timers
 
     service = GameService(
         store,
@@ -290,12 +290,15 @@ async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., 
         limiter=PressLimiter(),  # per process: see bot/ratelimit.py
     )
     stop = asyncio.Event()
-    timers = asyncio.create_task(run_timers(service, store, stop, DELIVERIES))
+    deliveries = Deliveries()  # each adapter registers how its platform's deadline effects are delivered
+    timers = asyncio.create_task(run_timers(service, store, stop, deliveries))
     metrics_server = start_metrics(config, store, stop)
     leave_on_sigterm(asyncio.current_task())
     try:
         log.info("serving %s", ", ".join(runners))
-        await asyncio.gather(*(as_awaitable(runner(config, service, store)) for runner in runners.values()))
+        await asyncio.gather(
+            *(as_awaitable(runner(config, service, store, deliveries)) for runner in runners.values())
+        )
         return 0
     except asyncio.CancelledError:
         log.info("stopping")

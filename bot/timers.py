@@ -32,8 +32,9 @@ Deliver = Callable[[TimerDue, list[Effect]], Awaitable[None]]
 class Deliveries:
     """Routes the effects of a deadline to the adapter of its platform ("tg", "dc", "local").
 
-    One process serving Telegram and Discord runs one timer loop: each adapter registers its deliver
-    function here, and a deadline of a platform nobody serves in this process is logged and dropped (the
+    One process serving Telegram and Discord runs one timer loop: `durak-bot run` builds one `Deliveries`,
+    hands it to each adapter, and each registers its deliver function in it when it starts (two loops in
+    one process would claim each other's deadlines), and a deadline of a platform nobody serves in this process is logged and dropped (the
     move itself is stored; that chat's screen catches up on its next input)."""
 
     def __init__(self) -> None:
@@ -41,6 +42,11 @@ class Deliveries:
 
     def register(self, platform: str, deliver: Deliver) -> None:
         self.routes[platform] = deliver
+
+    def unregister(self, platform: str, deliver: Deliver) -> None:
+        """An adapter stopping: its platform's deadlines due from now on wait for another process."""
+        if self.routes.get(platform) == deliver:
+            del self.routes[platform]
 
     @property
     def platforms(self) -> list[str]:
@@ -55,12 +61,6 @@ class Deliveries:
             )
             return
         await deliver(due, effects)
-
-
-# The route table of this process: `durak-bot run` runs one timer loop with it, and each platform adapter
-# registers its deliver function here when it starts (`DELIVERIES.register("tg", deliver)`), instead of
-# running a loop of its own (two loops in one process would claim each other's deadlines).
-DELIVERIES = Deliveries()
 
 
 async def handle_due(

@@ -28,7 +28,7 @@ from adapters.discord.views import CardSelect, DirectMessageToggle, ServiceButto
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
-from bot.timers import DELIVERIES, run_timers
+from bot.timers import Deliveries, run_timers
 from storage.store import GameStore
 
 log = logging.getLogger("durak.discord")
@@ -57,7 +57,7 @@ class DiscordSettings(BaseSettings):
 
 class DurakDiscordClient(discord.AutoShardedClient):
     """The bot. ``run_timer_loop``: also run the turn-timer loop here (a Discord-only process, tests);
-    under ``durak-bot run`` the one loop of the process calls this client through `DELIVERIES`."""
+    under ``durak-bot run`` the one loop of the process calls this client through its ``deliveries``."""
 
     def __init__(
         self,
@@ -66,6 +66,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
         settings: DiscordSettings | None = None,
         *,
         run_timer_loop: bool = False,
+        deliveries: Deliveries | None = None,
         timer_poll: float = 0.25,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -90,6 +91,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
             service, self.delivery, self.hands, self.settings.discord_ack_budget, clock
         )
         self.run_timer_loop, self.timer_poll, self.clock = run_timer_loop, timer_poll, clock
+        self.deliveries = deliveries
         self._stop_timers = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
 
@@ -108,8 +110,8 @@ class DurakDiscordClient(discord.AutoShardedClient):
                     platforms=[PLATFORM],  # only Discord's deadlines: others belong to other adapters
                 )
             )
-        else:
-            DELIVERIES.register(PLATFORM, self.deliver_due)
+        elif self.deliveries is not None:
+            self.deliveries.register(PLATFORM, self.deliver_due)
         if self.settings.discord_sync:
             await self.sync_commands(self.settings.discord_sync_guild)
 
@@ -133,8 +135,8 @@ class DurakDiscordClient(discord.AutoShardedClient):
         log.info("connected as %s, shards %s of %s", self.user, self.shard_ids, self.shard_count)
 
     async def close(self) -> None:
-        if DELIVERIES.routes.get(PLATFORM) == self.deliver_due:
-            del DELIVERIES.routes[PLATFORM]  # deadlines due from now on wait for the next process
+        if self.deliveries is not None:
+            self.deliveries.unregister(PLATFORM, self.deliver_due)
         self._stop_timers.set()
         if self._timers is not None:
             with contextlib.suppress(TimeoutError):
@@ -144,11 +146,14 @@ class DurakDiscordClient(discord.AutoShardedClient):
         await super().close()
 
 
-async def run_discord(config: Any, service: GameService, store: GameStore) -> None:
-    """`durak-bot run`: serve Discord with ``config.discord_token`` until the process is stopped."""
+async def run_discord(
+    config: Any, service: GameService, store: GameStore, deliveries: Deliveries | None = None
+) -> None:
+    """`durak-bot run`: serve Discord with ``config.discord_token`` until the process is stopped; join the
+    process's turn-timer ``deliveries``, or without them run a timer loop of its own."""
     token = getattr(config, "discord_token", None)
     if not token:
         raise ValueError("DISCORD_TOKEN is not set")
-    client = DurakDiscordClient(service, store)
+    client = DurakDiscordClient(service, store, run_timer_loop=deliveries is None, deliveries=deliveries)
     async with client:
         await client.start(token)

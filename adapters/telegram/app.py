@@ -1,7 +1,7 @@
 """Wiring, in one place: the PTB `Application`, the handlers, the delivery queue, commands and transport.
 
-Nothing happens at import time. `durak-bot run` calls `run_telegram(config, service, store)`; it registers
-this adapter's delivery with the process's turn-timer loop (`bot.timers.DELIVERIES`), so deadlines' effects
+Nothing happens at import time. `durak-bot run` calls `run_telegram(config, service, store, deliveries)`; it
+registers this adapter's delivery with the process's turn-timer loop (`bot.timers.Deliveries`), so deadlines' effects
 go through the same paced queue as everything else. Long polling by default; with ``WEBHOOK_URL`` set,
 Telegram calls us instead (our own server, adapters/telegram/webhook.py, which also serves ``/metrics``)
 and every request must carry the secret token (``WEBHOOK_SECRET``, or a random one chosen at start).
@@ -31,7 +31,7 @@ from bot.effects import Effect
 from bot.i18n import translator
 from bot.inputs import TimerDue
 from bot.service import GameService
-from bot.timers import DELIVERIES, run_timers
+from bot.timers import Deliveries, run_timers
 from storage.store import GameStore
 
 log = logging.getLogger("durak.telegram")
@@ -67,7 +67,10 @@ class TelegramBot:
         store: GameStore,
         clock: Clock | None = None,
         limits: Limits | None = None,
+        deliveries: Deliveries | None = None,
     ) -> None:
+        """``deliveries``: the process's turn-timer routes (`durak-bot run`), joined at `start` unless this bot
+        runs a timer loop of its own."""
         if not config.telegram_token:
             raise ValueError("TELEGRAM_TOKEN is not set")
         self.config, self.service, self.store = config, service, store
@@ -90,6 +93,7 @@ class TelegramBot:
         self.application.bot_data["durak"] = self
         self._stop_timers = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
+        self.deliveries = deliveries
         self.webhook_secret = ""
         self.webhook: WebhookServer | None = None
 
@@ -137,8 +141,8 @@ class TelegramBot:
                     platforms=[PLATFORM],  # only Telegram's deadlines: others belong to other adapters
                 )
             )
-        else:
-            DELIVERIES.register(PLATFORM, self.deliver_timer_effects)
+        elif self.deliveries is not None:
+            self.deliveries.register(PLATFORM, self.deliver_timer_effects)
 
     async def publish_commands(self) -> None:
         for lang in COMMAND_LANGUAGES:
@@ -146,8 +150,8 @@ class TelegramBot:
 
     async def stop(self) -> None:
         application = self.application
-        if DELIVERIES.routes.get(PLATFORM) == self.deliver_timer_effects:
-            del DELIVERIES.routes[PLATFORM]  # deadlines due from now on wait for the next process
+        if self.deliveries is not None:
+            self.deliveries.unregister(PLATFORM, self.deliver_timer_effects)
         self._stop_timers.set()
         if self._timers is not None:
             await asyncio.wait_for(self._timers, timeout=5)
@@ -167,13 +171,18 @@ def build_application(config: BotConfig, service: GameService, store: GameStore)
 
 
 async def run_telegram(
-    config: BotConfig, service: GameService, store: GameStore, webhook: bool | None = None
+    config: BotConfig,
+    service: GameService,
+    store: GameStore,
+    deliveries: Deliveries | None = None,
+    webhook: bool | None = None,
 ) -> None:
     """Serve Telegram until cancelled (`bot.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
-    open long poll is dropped, queued messages get a few seconds to go out. ``webhook``: None means "when
+    open long poll is dropped, queued messages get a few seconds to go out. ``deliveries``: the process's
+    turn-timer routes to join; without them this bot runs its own timer loop. ``webhook``: None means "when
     WEBHOOK_URL is set"; `durak-bot run --webhook` may pass True, and False forces long polling."""
-    bot = TelegramBot(config, service, store)
-    await bot.start(webhook=webhook)
+    bot = TelegramBot(config, service, store, deliveries=deliveries)
+    await bot.start(webhook=webhook, own_timer_loop=deliveries is None)
     try:
         await asyncio.Event().wait()
     finally:

@@ -10,7 +10,7 @@ import pytest
 from adapters.discord.app import DiscordSettings, DurakDiscordClient, run_discord
 from bot.main import platform_runner
 from bot.service import GameService
-from bot.timers import DELIVERIES
+from bot.timers import Deliveries
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.discord.table import Table
@@ -54,11 +54,12 @@ async def test_run_discord_refuses_to_start_without_a_token() -> None:
 async def test_under_durak_bot_run_the_client_joins_the_process_timer_routes_and_leaves_on_close(
     discord_api: FakeDiscord, store: RedisGameStore
 ) -> None:
-    client = DurakDiscordClient(GameService(store), store, settings())
+    deliveries = Deliveries()  # the process's timer routes, as `durak-bot run` builds them
+    client = DurakDiscordClient(GameService(store), store, settings(), deliveries=deliveries)
     await discord_api.connect(client)
-    assert DELIVERIES.routes["dc"] == client.deliver_due and "dc" in DELIVERIES.platforms
+    assert deliveries.routes["dc"] == client.deliver_due and "dc" in deliveries.platforms
     await discord_api.disconnect(client)
-    assert "dc" not in DELIVERIES.routes
+    assert "dc" not in deliveries.routes
 
 
 async def test_its_own_timer_loop_claims_only_discord_deadlines(
@@ -69,6 +70,6 @@ async def test_its_own_timer_loop_claims_only_discord_deadlines(
     table = Table(discord_api, store)
     client = await table.start(run_timer_loop=True, timer_poll=0.01)
     await asyncio.sleep(0.1)  # several passes of the loop
-    assert "dc" not in DELIVERIES.routes
+    assert client.deliveries is None
     assert await store.claim_due_timers(time.time(), platforms=["tg"]) == [(telegram_chat, 1)]
     await discord_api.disconnect(client)

@@ -6,20 +6,20 @@ from typing import Any
 
 from bot.effects import Effect
 from bot.inputs import TimerDue
-from bot.timers import DELIVERIES
+from bot.timers import Deliveries
 
-started: list[tuple[str, Any, Any, Any]] = []
+started: list[tuple[str, Any, Any, Any, Deliveries]] = []
 
 
 async def deliver(due: TimerDue, effects: list[Effect]) -> None:
     pass
 
 
-async def run_telegram(config: Any, service: Any, store: Any) -> None:
-    DELIVERIES.register("tg", deliver)
+async def run_telegram(config: Any, service: Any, store: Any, deliveries: Deliveries) -> None:
+    deliveries.register("tg", deliver)
     await store.ping()
-    started.append(("telegram", config, service, store))
+    started.append(("telegram", config, service, store, deliveries))
 
 
-def run_discord(config: Any, service: Any, store: Any) -> None:
-    started.append(("discord", config, service, store))
+def run_discord(config: Any, service: Any, store: Any, deliveries: Deliveries) -> None:
+    started.append(("discord", config, service, store, deliveries))

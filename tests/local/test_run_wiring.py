@@ -33,8 +33,9 @@ def test_both_tokens_start_both_platforms_on_one_service_and_store(
     assert cli.main(["run"]) == 0
     names = [name for name, *_ in fake_platforms.started]
     assert sorted(names) == ["discord", "telegram"]
-    (_, config, service_a, store_a), (_, _, service_b, store_b) = fake_platforms.started
+    (_, config, service_a, store_a, routes_a), (_, _, service_b, store_b, routes_b) = fake_platforms.started
     assert service_a is service_b and store_a is store_b
+    assert routes_a is routes_b and routes_a.platforms == ["tg"], "one timer route table, built in main()"
     assert config.telegram_token == "123:abc" and "123:abc" not in repr(config)
 
 

@@ -265,21 +265,22 @@ async def test_run_telegram_serves_until_cancelled_and_registers_with_the_timer_
     world_factory: Callable[..., World],
 ) -> None:
     from adapters.telegram.app import run_telegram
-    from bot.timers import DELIVERIES
+    from bot.timers import Deliveries
 
     world = world_factory()  # built, not started: run_telegram starts its own bot from the config
     ann = world.person("Ann")
-    serving = asyncio.create_task(run_telegram(world.config, world.service, world.store))
+    deliveries = Deliveries()  # the process's timer routes, as `durak-bot run` builds them
+    serving = asyncio.create_task(run_telegram(world.config, world.service, world.store, deliveries))
     await world.fake.wait_until(
         lambda: any(m.text.startswith("Durak bot") for m in world.fake.bot_messages(ann.id))
     )
-    assert "tg" in DELIVERIES.routes
+    assert "tg" in deliveries.routes
     assert len(world.fake.commands_for("ru")) == 10
     serving.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await serving
     assert world.fake.call_log[-1].method == "getUpdates", "the last offset was confirmed on the way out"
-    assert "tg" not in DELIVERIES.routes
+    assert "tg" not in deliveries.routes
 
 
 async def test_a_table_message_that_is_gone_is_replaced_by_a_new_one(world: World) -> None:
