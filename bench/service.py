@@ -41,6 +41,7 @@ from bot import payloads  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
 from bot.effects import Effect, Message, ShowHand, ShowTable  # noqa: E402
 from bot.inputs import Command, Press, User  # noqa: E402
+from bot.runtime import tune_garbage_collector  # noqa: E402
 from bot.service import GameService, unavailable  # noqa: E402
 from storage.connect import open_store  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
@@ -227,6 +228,7 @@ def worker_main(
     out: mp.Queue,
 ) -> None:
     logging.basicConfig(level=logging.ERROR)  # the unavailable answers are counted, not logged one by one
+    tune_garbage_collector()  # as `durak-bot run` does
     tally = asyncio.run(run_worker(url, worker, games, players, seconds, warmup, think))
     out.put(tally)
 

@@ -281,9 +281,11 @@ async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., 
     """Every configured platform in this one process, beside one turn-timer loop for all of them."""
     from bot.context import ServiceConfig
     from bot.ratelimit import PressLimiter
+    from bot.runtime import tune_garbage_collector
     from bot.service import GameService
     from bot.timers import Deliveries, run_timers
 
+    tune_garbage_collector()  # every module this process needs is imported by now
     service = GameService(
         store,
         ServiceConfig(ai_delay=config.ai_delay, start_wait=config.start_wait),

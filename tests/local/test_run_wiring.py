@@ -3,21 +3,27 @@ names a platform whose code is missing instead of failing with an import traceba
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot import main as cli
+from bot.runtime import YOUNG_THRESHOLD
 from tests.local import fake_platforms
 
 
 @pytest.fixture
-def bot_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def bot_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(tmp_path)
     for name in ("REDIS_URL", "WEBHOOK_URL", "TELEGRAM_TOKEN", "DISCORD_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
+    thresholds = gc.get_threshold()
+    yield tmp_path
+    gc.unfreeze()  # `run` tunes the collector for a long-lived process: give the test process its own back
+    gc.set_threshold(*thresholds)
 
 
 def test_both_tokens_start_both_platforms_on_one_service_and_store(
@@ -36,6 +42,7 @@ def test_both_tokens_start_both_platforms_on_one_service_and_store(
     (_, config, service_a, store_a, routes_a), (_, _, service_b, store_b, routes_b) = fake_platforms.started
     assert service_a is service_b and store_a is store_b
     assert routes_a is routes_b and routes_a.platforms == ["tg"], "one timer route table, built in main()"
+    assert gc.get_threshold()[0] == YOUNG_THRESHOLD and gc.get_freeze_count() > 0, "collector tuned"
     assert config.telegram_token == "123:abc" and "123:abc" not in repr(config)
 
 
