@@ -50,6 +50,7 @@ class ShowTable:
     message: Message
     game_id: str = ""
     new_message: bool = False  # a new lobby: post a fresh message; otherwise edit the chat's table message
+    version: int = 0  # the chat's stored version this content belongs to (0: unknown, never dropped)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class ShowHand:
     message: Message
     game_id: str = ""
     new_message: bool = False  # a new game: send a fresh message instead of editing the old one
+    version: int = 0  # as `ShowTable.version`
 
 
 @dataclass(frozen=True)
@@ -91,3 +93,42 @@ class Alert:
 
 
 Effect = ShowTable | ShowHand | Notice | Reply | Alert
+
+
+class ShownVersions:
+    """Per table (chat) and per hand (chat, user): the newest version already shown or queued.
+
+    Two inputs of one chat handled at once (Discord interactions, a turn timer beside a press) may hand their
+    effects to an adapter in the wrong order, and a screen older than one already on its way would put the
+    table or a hand back to an older state: adapters ask `fresh` before showing one and drop it if not.
+
+    A chat's versions only grow (the store keeps them when a game expires), through a lobby, its game and
+    the next lobby, so versions are compared across game ids. Only a lower version under a game id never
+    seen here is shown: the store counted again from scratch (its data was lost), so that is a new game and
+    the count starts anew. In memory only, bounded by ``size`` screens."""
+
+    def __init__(self, size: int = 20_000, games: int = 4) -> None:
+        self.size = size
+        self.games = games  # game ids remembered per screen: a lobby, its game, a closed table, the next
+        self.newest: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
+
+    def fresh(self, screen: ShowTable | ShowHand) -> bool:
+        """False for a screen older than one already shown or queued (drop it); else True, remembered.
+
+        An equal version is fresh (a "My hand" press shows the current hand again); so is version 0."""
+        if not screen.version:
+            return True
+        key = (screen.chat, screen.user_id if isinstance(screen, ShowHand) else "")
+        known = self.newest.pop(key, None)
+        if known is None and len(self.newest) >= self.size:
+            del self.newest[next(iter(self.newest))]  # the screen shown longest ago
+        version, games = known or (0, ())
+        if screen.version < version:
+            if screen.game_id in games or not screen.game_id:  # a closed table starts no game
+                self.newest[key] = (version, games)
+                return False
+            version, games = 0, ()  # a game id never seen here: the store's versions started again
+        if screen.game_id not in games:
+            games = (*games, screen.game_id)[-self.games :]
+        self.newest[key] = (max(version, screen.version), games)
+        return True

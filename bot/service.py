@@ -18,7 +18,7 @@ from bot import lobby as lobby_logic
 from bot import metrics, payloads, play
 from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
-from bot.effects import Alert, Effect, Reply
+from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command, Input, Press, TimerDue, User
 from bot.ratelimit import PressLimiter
@@ -277,7 +277,7 @@ class GameService:
                 if not confirmed:
                     record, confirmed = await self.store.load(chat), True
                     continue
-                return decision.effects
+                return stamped(decision.effects, record.version)  # drawn from the stored record
             state = decision.session.encode() if decision.session is not None else None
             saved = await self.store.save_or_current(
                 chat,
@@ -293,7 +293,7 @@ class GameService:
             if isinstance(saved, int):
                 self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
-                return decision.effects
+                return stamped(decision.effects, saved)
             log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
             record, confirmed = saved, True
         return [Alert("", translator(None)._("The table is busy, try again."))]
@@ -322,6 +322,15 @@ def saved_record(before: ChatRecord, version: int, state: str | None, decision: 
         else before.last_durak
     )
     return replace(before, version=version, state=state, last_durak=last_durak)
+
+
+def stamped(effects: list[Effect], version: int) -> list[Effect]:
+    """The effects with each table and hand marked with the chat version it shows, so an adapter can drop
+    one that reaches it after a newer one (`ShownVersions`). In place: the decision is not used again."""
+    for index, effect in enumerate(effects):
+        if isinstance(effect, ShowTable | ShowHand):
+            effects[index] = replace(effect, version=version)
+    return effects
 
 
 def route_press(ctx: Context, session: ChatSession | None, user: User, payload: payloads.Payload) -> Decision:

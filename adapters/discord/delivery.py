@@ -3,7 +3,9 @@
 The channel's table is one message edited in place; its id is stored with the chat
 (``messages["table"] = "<game id>:<message id>"``), so any process, or this one after a restart, edits the
 same message. Table edits of one channel go through one worker that always sends the newest content: while
-an edit is in flight, newer tables replace each other, so a quick bout costs two edits, not a dozen.
+an edit is in flight, newer tables replace each other, so a quick bout costs two edits, not a dozen. A table
+or hand older than one already shown (another interaction's, or the turn timer's, handled at the same time)
+is dropped (`ShownVersions`).
 Discord's per-route rate limits are left to discord.py, which waits out a 429 and retries.
 """
 
@@ -22,7 +24,7 @@ from adapters.discord.hands import HandRegistry, hand_parts
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import build_view
-from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShowTable
+from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShownVersions, ShowTable
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
 from storage.store import GameStore
@@ -61,6 +63,7 @@ class Delivery:
         self.tables: dict[str, TableSlot] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.table_writes = 0  # messages posted or edited for tables (merging is measured by tests)
+        self.shown = ShownVersions()  # the newest table and hand versions on their way: none goes backwards
 
     # ---- bookkeeping ---------------------------------------------------------------------------------
 
@@ -83,6 +86,8 @@ class Delivery:
 
     def show_table(self, effect: ShowTable) -> None:
         """Queue the newest table of a channel; a new lobby's post is kept a post, with the newest content."""
+        if not self.shown.fresh(effect):
+            return
         slot = self.tables.setdefault(effect.chat, TableSlot())
         slot.new = effect.new_message or (slot.pending is not None and slot.new)
         slot.pending = effect
@@ -164,11 +169,14 @@ class Delivery:
 
     async def push_hand(self, hand: ShowHand, messages: dict[str, str]) -> None:
         """Another player's hand changed: in their DMs if they opted in, and in their live ephemeral hand
-        if they have one (opting in forgets it; a later "My hand" in the channel makes a new one)."""
+        if they have one (opting in forgets it; a later "My hand" in the channel makes a new one). Asked
+        again before each: a newer hand may have come meanwhile."""
+        if not self.shown.fresh(hand):
+            return
         if messages.get(dm_key(hand.user_id)):
             await self.dm_hand(hand, messages)
         live = self.hands.get(hand.chat, hand.user_id)
-        if live is None:
+        if live is None or not self.shown.fresh(hand):
             return  # nothing to edit: the table shows whose turn it is, and "My hand" brings the hand
         embed, view = hand_parts(hand, self.hands.lang(hand.user_id), live_until=live.expires, in_dm=False)
         try:

@@ -145,7 +145,7 @@ class InteractionFlow:
                 return
             effects = await self.service.handle(Press(PLATFORM, user, hand_payload))
             hand = next((e for e in effects if isinstance(e, ShowHand) and e.user_id == user.id), None)
-            if hand is None:
+            if hand is None or not self.delivery.shown.fresh(hand):
                 await self._answer(interaction, user, effects, command=False, public=False)
                 return
             await self.delivery.deliver([e for e in effects if e is not hand])  # a woken seat moves the table
@@ -197,7 +197,7 @@ class InteractionFlow:
                 if effect.text and effect.user_id in (user.id, ""):
                     notes.append(effect.text)
             elif isinstance(effect, ShowHand) and effect.user_id == user.id:
-                own_hand = effect
+                own_hand = effect if self.delivery.shown.fresh(effect) else None  # None: a newer is shown
             elif (
                 isinstance(effect, Reply)
                 and command

@@ -11,7 +11,17 @@ from typing import TextIO
 from adapters.local import CHAT_ID
 from adapters.local.text import CLEAR_SCREEN, message_text, numbered_buttons, payload_buttons
 from bot import payloads
-from bot.effects import Alert, Button, Effect, Message, Notice, Reply, ShowHand, ShowTable
+from bot.effects import (
+    Alert,
+    Button,
+    Effect,
+    Message,
+    Notice,
+    Reply,
+    ShowHand,
+    ShownVersions,
+    ShowTable,
+)
 from bot.i18n import Translator
 
 MAX_NOTES = 6
@@ -32,13 +42,18 @@ class Screen:
         self.game_id = ""
         self.closed = False  # the lobby or game was closed without a result (cancelled)
         self.notes: list[str] = []
+        self.shown = ShownVersions()
         self._printed_table = ""
         self._printed_hand = ""
 
     # ---- taking effects --------------------------------------------------------------------------
 
     def take(self, effects: list[Effect]) -> None:
+        """Your press and the AIs' moves (the timer loop) are handled at the same time, so their effects may
+        come in the wrong order: a table or hand older than the one shown is left out."""
         for effect in effects:
+            if isinstance(effect, ShowTable | ShowHand) and not self.shown.fresh(effect):
+                continue
             if isinstance(effect, ShowTable) and effect.chat == CHAT_ID:
                 self.table = effect.message
                 if effect.game_id:

@@ -3,7 +3,8 @@
 Effects become items (`items.py`) queued per destination chat. A worker per busy chat sends them in order:
 it waits for the chat's and the bot's pace (`pacing.py`), merges a table (or hand) update into the next one
 while it waits, edits the stored table/hand message in place, and sends a new one only when asked or when
-the old one is gone. A 429 pauses only that chat; "message is not modified" is avoided by comparing with
+the old one is gone. A table or hand older than one already queued (another input's, handled at the same
+time) is never queued. A 429 pauses only that chat; "message is not modified" is avoided by comparing with
 what was last sent and, should it happen anyway, counts as done. A 403 from a player's private chat
 becomes a "start me" request in the group; the game itself just waits for that player.
 """
@@ -29,7 +30,7 @@ from adapters.telegram.memory import ChatMemory
 from adapters.telegram.pacing import Clock, Limits, MonotonicClock, Pace
 from adapters.telegram.render import URL, Rendered, render, split_long
 from bot import payloads
-from bot.effects import Effect
+from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
 
 log = logging.getLogger("durak.telegram")
@@ -67,6 +68,7 @@ class Delivery:
         self.overall = self.limits.overall(self.clock.now())
         self.sent: OrderedDict[tuple[int, int], Rendered] = OrderedDict()
         self.asked: set[tuple[str, str, str]] = set()  # (group, game, user) told to start the bot
+        self.shown = ShownVersions()  # the newest table and hand versions queued, so none goes backwards
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
@@ -74,7 +76,9 @@ class Delivery:
     # ---- queueing ----------------------------------------------------------------------------------
 
     def submit(self, effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD) -> None:
-        for item in items_for(effects, reply_thread):
+        """Queue the effects; a table or hand older than one already queued or sent is dropped (`fresh`)."""
+        fresh = [e for e in effects if not isinstance(e, ShowTable | ShowHand) or self.shown.fresh(e)]
+        for item in items_for(fresh, reply_thread):
             self.enqueue(item)
 
     def enqueue(self, item: Item) -> None:

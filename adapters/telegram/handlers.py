@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 from telegram import CallbackQuery, Chat, Message, Update
 from telegram import User as TelegramUser
@@ -123,9 +124,7 @@ class Handlers:
         The hand is sent as a new message, since the private chat now ends with their /start."""
         effects = await self.service.handle(Press(PLATFORM, user, self.current_payload(payload)))
         effects = [
-            ShowHand(e.chat, e.user_id, e.message, e.game_id, True)
-            if isinstance(e, ShowHand) and e.user_id == user.id
-            else e
+            replace(e, new_message=True) if isinstance(e, ShowHand) and e.user_id == user.id else e
             for e in effects
         ]
         self.delivery.submit(self.alerts_to_private(effects, user))
