@@ -14,8 +14,9 @@ from core.ai.baselines import easy_choice, greedy_choice, random_choice
 from core.ai.determinize import sample_game
 from core.ai.knowledge import read_knowledge
 from core.ai.normal import decide
-from core.ai.search import is_open_book, monte_carlo, solve_endgame
+from core.ai.search import is_open_book, monte_carlo, rollout, solve_endgame
 from core.ai.situation import Situation
+from core.rules import apply_action
 from core.view import View
 
 LEVELS = ("random", "greedy", "easy", "normal", "hard")
@@ -26,6 +27,10 @@ HARD_ROLLOUT_ACTIONS = 14000
 HARD_SOLVER_NODES = 6000
 NORMAL_SOLVER_NODES = 250
 SOLVER_NODE_COST = 2  # one solver node costs about as much as two rollout actions
+# normal: Monte Carlo with an empty talon and three or more players left (measured in 4-player games against
+# greedy: durak 20% without, 10% with 500 actions, 8% with 800 but a p99 of 9 ms)
+NORMAL_SEARCH_ACTIONS = 500
+NORMAL_LOOKAHEAD = True  # when the two-player solver runs out of nodes, play each action out once
 
 
 def _rng_for(seed: int, view: View) -> random.Random:
@@ -75,7 +80,11 @@ class EasyPlayer(Player):
 
 
 class NormalPlayer(Player):
-    """Rules with card counting; a small exact search once everything is known."""
+    """Rules with card counting while the talon lasts; after it, a small search where the rules are weakest.
+
+    Two players left: every card is known, so an exact search (or, past its node budget, each action played
+    out once with the rules). Three or more: which opponent holds which unseen card is still open, so a small
+    Monte Carlo over sampled deals (the rules' choice wins ties)."""
 
     level = "normal"
     solver_nodes = NORMAL_SOLVER_NODES
@@ -88,11 +97,17 @@ class NormalPlayer(Player):
             return EXCHANGE
         k = read_knowledge(view, log)
         choice = decide(Situation.from_view(view, k))
+        candidates = _ordered(legal, choice)
+        rng = _rng_for(self.seed, view)
         if is_open_book(view, k):
-            world = sample_game(view, k, _rng_for(self.seed, view))
-            values = solve_endgame(world, k.seat, _ordered(legal, choice), self.solver_nodes)
+            world = sample_game(view, k, rng)
+            values = solve_endgame(world, k.seat, candidates, self.solver_nodes)
+            if values is None and NORMAL_LOOKAHEAD:
+                values = {a: rollout(apply_action(world, k.seat, a), k.seat)[0] for a in candidates}
             if values is not None and values[choice] < 1.0 and max(values.values()) == 1.0:
-                return max(values, key=lambda a: values[a])
+                return _best(values)
+        elif view.talon_size == 0 and NORMAL_SEARCH_ACTIONS:  # three or more players hold cards
+            return _best(monte_carlo(view, k, candidates, NORMAL_SEARCH_ACTIONS, rng))
         return choice
 
 
@@ -111,8 +126,7 @@ class HardPlayer(Player):
             return legal[0]
         if EXCHANGE in legal:
             return EXCHANGE
-        values = self.evaluate(view, log)
-        return max(values, key=lambda a: values[a])
+        return _best(self.evaluate(view, log))
 
     def evaluate(self, view: View, log: list[tuple[int, str]], prune: bool = True) -> dict[Action, float]:
         """Each legal action's chance of not being the durak; ties go to the normal player's choice."""
@@ -133,6 +147,11 @@ class HardPlayer(Player):
             )  # the failed search's time
         values = monte_carlo(view, k, candidates, budget, rng, prune=prune)
         return values
+
+
+def _best(values: dict[Action, float]) -> Action:
+    """The highest-valued action; the first one listed on ties."""
+    return max(values, key=values.__getitem__)
 
 
 def _ordered(legal: Sequence[Action], first: Action) -> list[Action]:
