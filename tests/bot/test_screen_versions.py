@@ -4,10 +4,14 @@ after its save), and `ShownVersions` drops one older than a screen already on it
 from __future__ import annotations
 
 import asyncio
+import io
 
 import pytest
 
+from adapters.local import CHAT_ID
+from adapters.local.screen import Screen
 from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
+from bot.i18n import translator
 from bot.inputs import Press
 from bot.render.text import line, message
 from storage.keys import ChatRef
@@ -137,3 +141,20 @@ def test_the_memory_of_shown_versions_is_bounded() -> None:
     for chat in range(10):
         assert shown.fresh(ShowTable(str(chat), message([line("t")]), "g", version=5))
     assert len(shown.newest) == 3 and ("9", "") in shown.newest and ("0", "") not in shown.newest
+
+
+def test_the_terminal_keeps_the_newer_table_and_hand_when_the_older_come_last() -> None:
+    """Your press and the AIs' timer moves are handled at the same time in `durak-bot play`."""
+    screen = Screen(io.StringIO(), "1", translator("en"))
+
+    def move(version: int) -> list[Effect]:
+        shown = message([line(f"table {version}")])
+        return [
+            ShowTable(CHAT_ID, shown, "g1", version=version),
+            ShowHand(CHAT_ID, "1", message([line(f"hand {version}")]), "g1", version=version),
+        ]
+
+    screen.take(move(6))
+    screen.take(move(5))
+    assert screen.table is not None and screen.table.plain_text == "table 6"
+    assert screen.hand is not None and screen.hand.plain_text == "hand 6"
