@@ -87,6 +87,9 @@ class Delivery:
     def show_table(self, effect: ShowTable) -> None:
         """Queue the newest table of a channel; a new lobby's post is kept a post, with the newest content."""
         if not self.shown.fresh(effect):
+            waiting = self.tables.get(effect.chat)
+            if effect.new_message and waiting is not None and waiting.pending is not None:
+                waiting.new = True  # a new lobby overtaken by its own next change: that one is posted
             return
         slot = self.tables.setdefault(effect.chat, TableSlot())
         slot.new = effect.new_message or (slot.pending is not None and slot.new)

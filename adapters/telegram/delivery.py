@@ -77,9 +77,25 @@ class Delivery:
 
     def submit(self, effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD) -> None:
         """Queue the effects; a table or hand older than one already queued or sent is dropped (`fresh`)."""
-        fresh = [e for e in effects if not isinstance(e, ShowTable | ShowHand) or self.shown.fresh(e)]
+        fresh: list[Effect] = []
+        for effect in effects:
+            if not isinstance(effect, ShowTable | ShowHand) or self.shown.fresh(effect):
+                fresh.append(effect)
+            elif effect.new_message:
+                self._still_new(items_for([effect])[0])
         for item in items_for(fresh, reply_thread):
             self.enqueue(item)
+
+    def _still_new(self, overtaken: Item) -> None:
+        """A screen that asked for a new message (a new lobby, a hand after /start) was overtaken by its own
+        next change: if that is still queued, it opens the new message instead."""
+        queue = self.queues.get(overtaken.chat)
+        if queue is None:
+            return
+        for index in range(len(queue.pending) - 1, -1, -1):
+            if (both := merged(overtaken, queue.pending[index])) is not None:
+                queue.pending[index] = both
+                return
 
     def enqueue(self, item: Item) -> None:
         if self._closing:

@@ -9,6 +9,7 @@ from typing import Any
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import Press, User
 from bot.payloads import Payload
+from bot.render.text import line, message
 from bot.session import Playing
 from storage.keys import ChatRef
 from tests.discord.table import Table, labels_of, text_of
@@ -104,3 +105,17 @@ async def test_a_new_games_lower_versions_are_shown_after_the_store_lost_the_old
     assert labels_of(await table.table_message()) == ["My hand"]
     hand = table.hand_of(ann)
     assert hand is not None and "Your cards" in text_of(hand)
+
+
+async def test_a_new_lobby_overtaken_by_its_next_change_is_still_posted_as_a_new_message(
+    table: Table,
+) -> None:
+    assert table.client is not None
+    delivery = table.client.delivery
+    delivery.show_table(ShowTable(table.channel, message([line("Old game")]), "g0", True, version=5))
+    await table.settle()
+    delivery.show_table(ShowTable(table.channel, message([line("Lobby, Bob joined")]), "g1", version=7))
+    delivery.show_table(ShowTable(table.channel, message([line("Lobby")]), "g1", True, version=6))
+    await table.settle()
+    old, new = table.fake.public_messages(table.channel)
+    assert old["embeds"][0]["title"] == "Old game" and new["embeds"][0]["title"] == "Lobby, Bob joined"

@@ -9,6 +9,7 @@ from typing import Any
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import Press, User
 from bot.payloads import Payload
+from bot.render.text import line, message
 from bot.session import Playing
 from storage.keys import ChatRef
 from tests.fakes.telegram_model import FakeChat, FakeUser, StoredMessage
@@ -107,3 +108,17 @@ async def test_a_new_games_lower_versions_are_shown_after_the_store_lost_the_old
         stored = world.bot.memory.message_id(str(group.id), f"hand:{person.id}")
         assert stored is not None and stored[0] == session.header.game_id
         assert "Your cards" in hand_message(world, group, str(person.id)).text
+
+
+async def test_a_new_lobby_overtaken_by_its_next_change_is_still_posted_as_a_new_message(
+    world: World,
+) -> None:
+    group, ann, bob = await two_player_game(world)
+    old_table = table_message(world, group)
+    chat = str(group.id)
+    world.bot.delivery.submit([ShowTable(chat, message([line("Lobby, Bob joined")]), "g9", version=90)])
+    world.bot.delivery.submit([ShowTable(chat, message([line("Lobby")]), "g9", True, version=89)])
+    await world.settle()
+    posted = table_message(world, group)
+    assert posted.message_id != old_table.message_id and posted.text == "Lobby, Bob joined"
+    assert "Lobby" not in old_table.text
