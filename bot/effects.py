@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     text: str
     bold: bool = False
@@ -20,7 +20,7 @@ class Span:
 Line = tuple[Span, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Button:
     """A button: a payload the service will receive back, or a URL (Telegram deep link, web page)."""
 
@@ -30,7 +30,7 @@ class Button:
     opens_private: bool = False  # where the platform needs it (Telegram), send the user to the private chat
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Message:
     lines: tuple[Line, ...]
     buttons: tuple[tuple[Button, ...], ...] = ()

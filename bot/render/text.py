@@ -17,7 +17,7 @@ def bold(text: str) -> Span:
 
 
 def line(*spans: Span | str) -> Line:
-    return tuple(span if isinstance(span, Span) else Span(span) for span in spans)
+    return tuple([span if isinstance(span, Span) else Span(span) for span in spans])
 
 
 def message(lines: list[Line], buttons: list[list[Button]] | None = None) -> Message:
