@@ -26,6 +26,7 @@ Log = Sequence[tuple[int, str]]
 HARD_ROLLOUT_ACTIONS = 14000
 HARD_SOLVER_NODES = 6000
 NORMAL_SOLVER_NODES = 250
+DRAW_VALUE = 0.5  # what normal's and hard's decisions count a draw as (a win 1.0, being the durak 0.0)
 SOLVER_NODE_COST = 2  # one solver node costs about as much as two rollout actions
 # normal: Monte Carlo with an empty talon and three or more players left (measured in 4-player games against
 # greedy: durak 20% without, 10% with 500 actions, 8% with 800 but a p99 of 9 ms)
@@ -101,13 +102,16 @@ class NormalPlayer(Player):
         rng = _rng_for(self.seed, view)
         if is_open_book(view, k):
             world = sample_game(view, k, rng)
-            values = solve_endgame(world, k.seat, candidates, self.solver_nodes)
+            values = solve_endgame(world, k.seat, candidates, self.solver_nodes, DRAW_VALUE)
             if values is None and NORMAL_LOOKAHEAD:
-                values = {a: rollout(apply_action(world, k.seat, a), k.seat)[0] for a in candidates}
-            if values is not None and values[choice] < 1.0 and max(values.values()) == 1.0:
+                values = {
+                    a: rollout(apply_action(world, k.seat, a), k.seat, None, DRAW_VALUE)[0]
+                    for a in candidates
+                }
+            if values is not None:
                 return _best(values)
         elif view.talon_size == 0 and NORMAL_SEARCH_ACTIONS:  # three or more players hold cards
-            return _best(monte_carlo(view, k, candidates, NORMAL_SEARCH_ACTIONS, rng))
+            return _best(monte_carlo(view, k, candidates, NORMAL_SEARCH_ACTIONS, rng, draw=DRAW_VALUE))
         return choice
 
 
@@ -126,10 +130,13 @@ class HardPlayer(Player):
             return legal[0]
         if EXCHANGE in legal:
             return EXCHANGE
-        return _best(self.evaluate(view, log))
+        return _best(self.evaluate(view, log, draw=DRAW_VALUE))
 
-    def evaluate(self, view: View, log: list[tuple[int, str]], prune: bool = True) -> dict[Action, float]:
-        """Each legal action's chance of not being the durak; ties go to the normal player's choice."""
+    def evaluate(
+        self, view: View, log: list[tuple[int, str]], prune: bool = True, draw: float = 1.0
+    ) -> dict[Action, float]:
+        """Each legal action's chance of not being the durak (a draw counted as ``draw``); ties go to the
+        normal player's choice."""
         k = read_knowledge(view, log)
         rng = _rng_for(self.seed, view)
         preferred = (
@@ -139,14 +146,13 @@ class HardPlayer(Player):
         budget = self.rollout_actions or HARD_ROLLOUT_ACTIONS
         if is_open_book(view, k):
             world = sample_game(view, k, rng)
-            values = solve_endgame(world, k.seat, candidates, HARD_SOLVER_NODES)
+            values = solve_endgame(world, k.seat, candidates, HARD_SOLVER_NODES, draw)
             if values is not None:
                 return values
             budget = max(
                 budget // 4, budget - SOLVER_NODE_COST * HARD_SOLVER_NODES
             )  # the failed search's time
-        values = monte_carlo(view, k, candidates, budget, rng, prune=prune)
-        return values
+        return monte_carlo(view, k, candidates, budget, rng, prune=prune, draw=draw)
 
 
 def _best(values: dict[Action, float]) -> Action:

@@ -13,6 +13,7 @@ with a transposition table decides whether each action lets the seat avoid being
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 
@@ -31,9 +32,10 @@ PRUNE_MARGIN = 0.2
 ROLLOUT_NOISE = 0.0  # share of random actions in rollouts
 
 
-def rollout(game: Game, seat: int, rng: random.Random | None = None) -> tuple[float, int]:
-    """Play the world to its end with the normal rules; (1.0 unless ``seat`` is the durak, actions).
-    With ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a random legal one instead."""
+def rollout(game: Game, seat: int, rng: random.Random | None = None, draw: float = 1.0) -> tuple[float, int]:
+    """Play the world to its end with the normal rules; (score, actions). The score is 0.0 when ``seat`` is
+    the durak, ``draw`` when nobody is, else 1.0. With ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a
+    random legal one instead."""
     steps = 0
     noise = ROLLOUT_NOISE if rng is not None else 0.0
     while game.phase is not Phase.OVER and steps < ROLLOUT_CAP:
@@ -46,7 +48,15 @@ def rollout(game: Game, seat: int, rng: random.Random | None = None) -> tuple[fl
             action = decide(Situation.from_game(game, actor))
         game = apply_action(game, actor, action)
         steps += 1
-    return (0.0 if lost(game, seat) else 1.0), steps
+    return score(game, seat, draw), steps
+
+
+def score(game: Game, seat: int, draw: float = 1.0) -> float:
+    """0.0 when ``seat`` lost, ``draw`` when nobody did (or the game is unfinished), 1.0 when another did."""
+    if lost(game, seat):
+        return 0.0
+    result = game.result
+    return 1.0 if result is not None and result.durak is not None else draw
 
 
 def lost(game: Game, seat: int) -> bool:
@@ -62,8 +72,10 @@ def monte_carlo(
     budget: int,
     rng: random.Random,
     prune: bool = True,
+    draw: float = 1.0,
 ) -> dict[Action, float]:
-    """Each candidate's estimated chance that ``k.seat`` is not the durak, within ``budget`` actions."""
+    """Each candidate's estimated chance that ``k.seat`` is not the durak (a draw counted as ``draw``), within
+    ``budget`` actions."""
     seat = k.seat
     wins = dict.fromkeys(candidates, 0.0)
     tries = dict.fromkeys(candidates, 0)
@@ -75,8 +87,8 @@ def monte_carlo(
         worlds += 1
         noise_seed = rng.random()
         for action in alive:  # the same noise for every candidate in a world: a paired comparison
-            score, steps = rollout(apply_action(world, seat, action), seat, random.Random(noise_seed))
-            wins[action] += score
+            value, steps = rollout(apply_action(world, seat, action), seat, random.Random(noise_seed), draw)
+            wins[action] += value
             tries[action] += 1
             spent += steps + 1
         if prune and len(alive) > 2 and worlds % PRUNE_EVERY == 0:
@@ -92,15 +104,16 @@ class OutOfBudget(Exception):
 class _Solver:
     """Can ``seat`` avoid being the durak from here, with perfect play by both sides?"""
 
-    def __init__(self, seat: int, budget: int) -> None:
+    def __init__(self, seat: int, budget: int, strict: bool = False) -> None:
         self.seat = seat
         self.budget = budget
+        self.strict = strict  # True: can ``seat`` make another player the durak (a draw is not enough)?
         self.nodes = 0
         self.memo: dict[tuple[object, ...], bool] = {}
 
     def safe(self, game: Game) -> bool:
         if game.phase is Phase.OVER:
-            return not lost(game, self.seat)
+            return score(game, self.seat, 0.0 if self.strict else 1.0) == 1.0
         key = (
             game.hand_masks, game.attacks, game.covers, game.phase, game.to_act, game.attacker,
             game.defender, game.passed, game.defender_limit, game.out,
@@ -131,14 +144,21 @@ class _Solver:
 
 
 def solve_endgame(
-    game: Game, seat: int, candidates: Sequence[Action], budget: int
+    game: Game, seat: int, candidates: Sequence[Action], budget: int, draw: float = 1.0
 ) -> dict[Action, float] | None:
-    """1.0 or 0.0 per candidate (a certain escape or a certain loss), or None past ``budget`` nodes."""
+    """1.0 or 0.0 per candidate (a certain escape or a certain loss), or None past ``budget`` nodes. With
+    ``draw`` below 1.0, an escape that cannot force a win is worth ``draw`` (when the nodes left suffice)."""
     solver = _Solver(seat, budget)
     try:
-        return {a: 1.0 if solver.safe(apply_action(game, seat, a)) else 0.0 for a in candidates}
+        values = {a: 1.0 if solver.safe(apply_action(game, seat, a)) else 0.0 for a in candidates}
     except OutOfBudget:
         return None
+    escapes = [a for a in candidates if values[a]]
+    if draw < 1.0 and len(escapes) > 1:
+        strict = _Solver(seat, budget - solver.nodes, strict=True)
+        with contextlib.suppress(OutOfBudget):  # out of nodes: every escape stays at 1.0
+            values.update({a: 1.0 if strict.safe(apply_action(game, seat, a)) else draw for a in escapes})
+    return values
 
 
 def is_open_book(view: View, k: Knowledge) -> bool:
