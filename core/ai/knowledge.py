@@ -4,8 +4,8 @@ Durak's history is public: every card played, covered, transferred, taken or dis
 replay the log with only public facts (hand sizes, the table, refills by the rules' order) and collect:
 
 - ``discard``: every card beaten off, out of the game;
-- ``known[s]``: cards certainly in seat ``s``'s hand (cards it picked up, the turned-up trump it drew, the
-  trump it took by an exchange), minus those it played since;
+- ``known[s]``: cards certainly in seat ``s``'s hand (cards it picked up, the turned-up trump it drew or, when
+  the whole deck is dealt, kept as the dealer, the trump it took by an exchange), minus those it played since;
 - ``lacks[s]`` (certain): cards ``s`` cannot hold, because the rules skipped it as a thrower while those
   ranks were on the table (a seat with no legal card is never asked);
 - ``doubts[s]`` (a belief, not a certainty): after a failed cover (``s`` took a single uncovered card) it is
@@ -101,6 +101,9 @@ class _Replay:
             opener=view.attacker,
             defender_limit=view.hand_sizes[view.defender],
         )
+        if not self.k.talon_size:  # the whole deck is dealt: the dealer keeps the card that showed trumps
+            self.k.known[view.dealer] |= 1 << self.k.bottom
+            self.k.bottom_holder = view.dealer
         # a scratch game answers the seating questions (next opponent, throwers) exactly as the engine does
         self.seating = new_game(settings, view.players, seed=0)
         self.severny_card = view.severny_card.id if view.severny_card is not None else -1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 
 from core import Card, Game, Settings, new_game
@@ -45,3 +46,21 @@ def by_codes(game: Game, codes: str) -> Game:
         seat, _, code = step.partition(":")
         game = game.apply(int(seat), code)
     return game
+
+
+def open_endgames(seeds: range, accept: Callable[[Game, int], bool] = lambda game, seat: True) -> list[Game]:
+    """From each seeded two-player 24-card game played at random, the first position with the talon empty,
+    at most four cards in each hand, a choice to make, and ``accept(game, seat)`` true (if any)."""
+    found = []
+    for seed in seeds:
+        game = new_game(Settings.from_words("deck=24"), ["a", "b"], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            small = max(game.hand_size(0), game.hand_size(1)) <= 4
+            if not game.talon_size and small and len(game.legal_actions(seat)) > 1 and accept(game, seat):
+                found.append(game)
+                break
+            game = game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return found

@@ -1,12 +1,11 @@
-"""A draw is worth less than a win to the hard AI's decisions (but `/hint` still reports the chance of not
+"""A draw is worth less than a win to the normal and hard AIs' decisions (but `/hint` still reports the chance of not
 being the durak): the exact search tells a forced win from an escape that only draws."""
 
 from __future__ import annotations
 
-import random
-
-from core import Game, Settings, new_game
+from core import Game
 from core.ai.search import solve_endgame
+from tests.ai.helpers import open_endgames
 
 
 def _forces_a_win(game: Game, seat: int) -> bool:
@@ -19,28 +18,14 @@ def _forces_a_win(game: Game, seat: int) -> bool:
     return any(outcomes) if actor == seat else all(outcomes)
 
 
-def _open_endgames_with_a_draw_or_a_win() -> list[Game]:
-    """Seeded two-player positions, talon empty, at most four cards each, where some action draws at best
-    and another wins."""
-    found = []
-    for seed in range(300):
-        game = new_game(Settings.from_words("deck=24"), ["a", "b"], seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            small = max(game.hand_size(0), game.hand_size(1)) <= 4
-            if not game.talon_size and small and len(game.legal_actions(seat)) > 1:
-                values = solve_endgame(game, seat, game.legal_actions(seat), 10**5, draw=0.5)
-                if values is not None and {0.5, 1.0} <= set(values.values()):
-                    found.append(game)
-                    break
-            game = game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return found
+def _draw_or_win(game: Game, seat: int) -> bool:
+    """Some action draws at best and another wins."""
+    values = solve_endgame(game, seat, game.legal_actions(seat), 10**5, draw=0.5)
+    return values is not None and {0.5, 1.0} <= set(values.values())
 
 
 def test_the_exact_search_values_an_escape_that_only_draws_below_a_forced_win() -> None:
-    positions = _open_endgames_with_a_draw_or_a_win()
+    positions = open_endgames(range(300), _draw_or_win)
     assert len(positions) >= 3
     for game in positions:
         seat = game.to_act

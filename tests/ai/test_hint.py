@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 from core import Game, Settings, new_game
 from core.ai import hint
+from tests.ai.helpers import open_endgames
 
 
 def test_hint_gives_every_legal_action_once_with_a_probability_best_first() -> None:
@@ -31,25 +30,8 @@ def _brute_force_safe(game: Game, seat: int) -> bool:
     return any(outcomes) if actor == seat else all(outcomes)
 
 
-def _small_open_endgames() -> list[Game]:
-    """Positions from seeded games with an empty talon, two players and at most four cards each."""
-    found = []
-    for seed in range(40):
-        game = new_game(Settings.from_words("deck=24"), ["a", "b"], seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            small = max(game.hand_size(0), game.hand_size(1)) <= 4
-            if not game.talon_size and small and len(game.legal_actions(seat)) > 1:
-                found.append(game)
-                break
-            game = game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return found
-
-
 def test_hint_in_an_open_endgame_is_exact() -> None:
-    positions = _small_open_endgames()
+    positions = open_endgames(range(40))
     assert len(positions) >= 10
     mixed = 0
     for game in positions:

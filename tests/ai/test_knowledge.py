@@ -10,6 +10,7 @@ from core import Card, Settings, new_game
 from core.ai.knowledge import read_knowledge
 from core.cards import SUIT_MASK, SUITS, mask_of
 from tests.ai.helpers import by_codes, stacked
+from tests.core.helpers import game_with
 
 
 def _mask(cards: str) -> int:
@@ -98,7 +99,8 @@ def _invariants(words: str, n: int, seed: int) -> None:
 @pytest.mark.parametrize(
     ("words", "n"),
     [("", 2), ("", 4), ("transfer", 3), ("deck=24 exchange", 3), ("transfer neighbours first5", 5),
-     ("deck=52 auto exchange=ace", 6), ("teams", 4), ("teams severny neighbours", 6), ("severny exchange", 3)],
+     ("deck=52 auto exchange=ace", 6), ("teams", 4), ("teams severny neighbours", 6), ("severny exchange", 3),
+     ("deck=24", 4), ("", 6)],
 )  # fmt: skip
 def test_knowledge_agrees_with_the_real_game_at_every_step_of_random_games(words: str, n: int) -> None:
     for seed in range(12 // n):
@@ -120,3 +122,18 @@ def test_whoever_draws_the_turned_up_trump_is_known_to_hold_it() -> None:
         for viewer in range(3):
             k = read_knowledge(game.view(viewer), game.log)
             assert k.bottom_holder == holder and k.known[holder] >> turned_up & 1
+
+
+def test_the_dealers_shown_trump_is_known_in_the_dealers_hand_when_the_whole_deck_is_dealt() -> None:
+    game = game_with(
+        ["9S 9C JD KS KC AC", "TC JS JC QD AD QH", "9D TS TD QC 9H JH", "QS KD AS TH AH KH"],
+        settings="deck=24",
+        dealer=3,
+    )
+    shown = Card.parse("KH").id
+    assert game.view(0).deal_trump_card.id == shown and game.talon_size == 0
+    for viewer in range(3):
+        k = read_knowledge(game.view(viewer), game.log)
+        assert k.known[3] == 1 << shown and k.bottom_holder == 3
+    game = by_codes(game, "2:a:9D 3:c:0:KH")  # once played, it is no longer in the dealer's hand
+    assert read_knowledge(game.view(0), game.log).known[3] == 0

@@ -24,9 +24,9 @@ def _play_normal_against_greedy(game: Game) -> int | None:
 
 
 def _whole_deck_dealt() -> Game:
-    """24 cards, 4 players: nothing is left to draw from the first card on; the dealer (seat 3) shows KH."""
+    """24 cards, 4 players: nothing is left to draw from the first card on; the dealer (seat 3) shows QD."""
     return game_with(
-        ["9S 9C JD KS KC AC", "TC JS JC QD AD QH", "9D TS TD QC 9H JH", "QS KD AS TH AH KH"],
+        ["9H 9C TC JS KH JD", "9S JH JC QH AH 9D", "TH QS QC KS KC AS", "TS AC TD KD AD QD"],
         settings="deck=24",
         dealer=3,
     )
@@ -35,14 +35,14 @@ def _whole_deck_dealt() -> Game:
 def test_normal_searches_a_four_player_endgame_where_its_rules_alone_make_it_the_durak(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game = by_codes(_whole_deck_dealt(), "2:a:9D 3:c:0:KD 2:p")
+    game = by_codes(_whole_deck_dealt(), "1:a:9S 2:c:0:QS 1:a:QH 2:t 1:p 3:p 0:a:9H 1:p 3:p")
     view = game.view(0)
-    assert view.talon_size == 0 and view.phase.value == "throw_in"
-    # the rules throw in the cheapest card; playing the endgame out shows the king must go first
-    assert make_player("normal", seed=1).choose(view, game.log).code == "a:KS"
+    assert view.talon_size == 0 and view.phase.value == "taking"
+    # the rules add every plain card they can to a take; playing the endgame out keeps the nine of clubs
+    assert make_player("normal", seed=1).choose(view, game.log).code == "p"
     assert _play_normal_against_greedy(_whole_deck_dealt()) != 0
     monkeypatch.setattr(players, "NORMAL_SEARCH_ACTIONS", 0)
-    assert make_player("normal", seed=1).choose(view, game.log).code == "a:9S"
+    assert make_player("normal", seed=1).choose(view, game.log).code == "a:9C"
     assert _play_normal_against_greedy(_whole_deck_dealt()) == 0
 
 
