@@ -26,6 +26,7 @@ Log = Sequence[tuple[int, str]]
 HARD_ROLLOUT_ACTIONS = 14000
 HARD_SOLVER_NODES = 6000
 NORMAL_SOLVER_NODES = 250
+HARD_KEEP_MARGIN = 0.05  # hard leaves the normal rules' choice only for an action estimated this much better
 DRAW_VALUE = 0.5  # what normal's and hard's decisions count a draw as (a win 1.0, being the durak 0.0)
 SOLVER_NODE_COST = 2  # one solver node costs about as much as two rollout actions
 # normal: Monte Carlo with an empty talon and three or more players left (measured in 4-player games against
@@ -130,7 +131,10 @@ class HardPlayer(Player):
             return legal[0]
         if EXCHANGE in legal:
             return EXCHANGE
-        return _best(self.evaluate(view, log, draw=DRAW_VALUE))
+        values = self.evaluate(view, log, draw=DRAW_VALUE)
+        best = _best(values)
+        preferred = next(iter(values))  # the normal rules' choice (see `evaluate`)
+        return best if values[best] >= values[preferred] + HARD_KEEP_MARGIN else preferred
 
     def evaluate(
         self, view: View, log: list[tuple[int, str]], prune: bool = True, draw: float = 1.0
