@@ -2,7 +2,7 @@
 
 Every pairing plays seeded deals; each deal is played once per seat rotation, so luck of the deal cancels
 out. For each pairing it prints the durak rate of each side with a 95% Wilson interval, the number of
-games, the share of decided games lost by the first opponent, and the median and 99th-percentile decision
+games, the opponents' share of the decided games (the issue's measure, with its interval), and the median and 99th-percentile decision
 time of the AI under test: CPU time of its own process (one core, whatever else runs on the machine) and
 wall time. Quick run: ``python -m bench.ai_tournament --games 20 --hard-games 6``.
 """
@@ -117,7 +117,7 @@ def run_pairing(pairing: Pairing, games: int, jobs: int) -> str:
     decided = tested + others
     cpu = [t for o in outcomes for t in o.cpu_ms]
     wall = [t for o in outcomes for t in o.wall_ms]
-    other_share = f"{others / decided:.0%}" if decided else "n/a"
+    other_share = rate(others, decided) if decided else "n/a"
     return (
         f"| {pairing.name} | {games} | {rate(tested, games)} | {rate(others, games)} | {other_share} | "
         f"{statistics.median(cpu):.1f} / {percentile(cpu, 0.99):.1f} | "
