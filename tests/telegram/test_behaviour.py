@@ -116,12 +116,7 @@ async def test_a_game_opened_in_a_forum_topic_posts_there(world: World) -> None:
 async def test_a_group_that_becomes_a_supergroup_keeps_its_game(world: World) -> None:
     group, ann, bob = await two_player_game(world, group_kind="group")
     for _ in range(3):
-        mover = next(p for p in (ann, bob) if world.hand(p) is not None)
-        hand = world.hand(mover)
-        assert hand is not None
-        data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
-        await world.fake.wait_for_answer(world.fake.user_presses(mover, hand.message_id, mover, data))
-        await world.settle()
+        await world.press_first_move([ann, bob])
     before = len(world.fake.bot_messages(group))
     supergroup = world.fake.migrate_group(group)
     await world.settle()
@@ -287,21 +282,11 @@ async def test_a_table_message_that_is_gone_is_replaced_by_a_new_one(world: Worl
     group, ann, bob = await two_player_game(world)
     table = world.newest(group, "Trump")
     table.deleted = True  # an admin deleted it
-    mover = next(p for p in (ann, bob) if world.hand(p) is not None)
-    hand = world.hand(mover)
-    assert hand is not None
-    data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
-    await world.fake.wait_for_answer(world.fake.user_presses(mover, hand.message_id, mover, data))
-    await world.settle()
+    await world.press_first_move([ann, bob])
     new_table = world.newest(group, "Trump")
     assert new_table.message_id != table.message_id
     refused = [r for r in world.fake.call_log if r.status == 400]
     assert [r.description for r in refused] == ["Bad Request: message to edit not found"]
-    mover = next(p for p in (ann, bob) if world.hand(p) is not None)
-    hand = world.hand(mover)
-    assert hand is not None
-    data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
-    await world.fake.wait_for_answer(world.fake.user_presses(mover, hand.message_id, mover, data))
-    await world.settle()
+    await world.press_first_move([ann, bob])
     assert world.fake.message(group, new_table.message_id).edits >= 1, "later updates edit the new table"
     assert len([r for r in world.fake.call_log if r.status == 400]) == 1

@@ -138,6 +138,15 @@ class World:
                 return message
         return None
 
+    async def press_first_move(self, players: list[FakeUser]) -> None:
+        """The first of ``players`` with move buttons taps the first of them; then the bot settles."""
+        mover = next(p for p in players if self.hand(p) is not None)
+        hand = self.hand(mover)
+        assert hand is not None
+        data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
+        await self.fake.wait_for_answer(self.fake.user_presses(mover, hand.message_id, mover, data))
+        await self.settle()
+
     async def session(self, chat: FakeChat) -> ChatSession | None:
         record = await self.store.load(ChatRef("tg", str(chat.id)))
         return ChatSession.decode(record.state) if record.state else None
