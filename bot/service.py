@@ -314,13 +314,11 @@ class GameService:
 
 def saved_record(before: ChatRecord, version: int, state: str | None, decision: Decision) -> ChatRecord:
     """The chat's record as a successful save of ``decision`` left it (message ids and settings as loaded)."""
-    last_durak = (
-        decision.last_durak
-        if decision.last_durak is not None
-        else None
-        if decision.clear_last_durak
-        else before.last_durak
-    )
+    last_durak = before.last_durak
+    if decision.last_durak is not None:
+        last_durak = decision.last_durak
+    elif decision.clear_last_durak:
+        last_durak = None
     return replace(before, version=version, state=state, last_durak=last_durak)
 
 
