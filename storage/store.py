@@ -56,25 +56,12 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
 
 
 class GameStore(Protocol):
-    """What the game service needs from storage. `RedisGameStore` is the one implementation."""
+    """What the game service needs from storage. `RedisGameStore` is the one implementation (its `save` is
+    `save_or_current` with None for a conflict, for callers that do not decide again)."""
 
     round_trips: int
 
     async def load(self, chat: ChatRef) -> ChatRecord: ...
-
-    async def save(
-        self,
-        chat: ChatRef,
-        expected_version: int,
-        state: str | None,
-        *,
-        ttl: int,
-        deadline: float | None = None,
-        outcome: GameOutcome | None = None,
-        last_durak: str | None = None,
-        clear_last_durak: bool = False,
-        request_id: str | None = None,
-    ) -> int | None: ...
 
     async def save_or_current(
         self,
