@@ -17,20 +17,73 @@ from core.state import MAX_ATTACKS, Game
 from core.view import View
 
 _TRIES = 8
+SEARCH_NODES = 3000  # steps of the backtracking deal
 
 
 def sample_hidden(k: Knowledge, rng: random.Random) -> tuple[list[int], list[int]]:
     """Hands (bitmasks, the viewer's own included) and the talon (front first, the shown trump last)."""
     pool = list(bits(k.unseen))
     opponents = [s for s in range(k.n) if s != k.seat and k.hidden_count(s) > 0]
-    for attempt in range(3 * _TRIES):
+    for attempt in range(2 * _TRIES):
         avoid = [k.lacks[s] | (k.doubts[s] if attempt < _TRIES else 0) for s in range(k.n)]
-        if attempt >= 2 * _TRIES:
-            avoid = [0] * k.n
         dealt = _deal_with_constraints(k, pool, opponents, avoid, rng)
         if dealt is not None:
             return dealt
-    raise AssertionError("unreachable: without constraints every deal fits")
+    # the certain absences always fit the real deal; quick random deals just missed it, so search for one
+    dealt = _deal_by_search(k, pool, opponents, k.lacks, rng)
+    if dealt is None:  # a contradiction (only knowledge built from a log that breaks the rules): none hold
+        dealt = _deal_with_constraints(k, pool, opponents, [0] * k.n, rng)
+    assert dealt is not None, "without constraints every deal fits"
+    return dealt
+
+
+def _deal_by_search(
+    k: Knowledge, pool: list[int], opponents: list[int], avoid: list[int], rng: random.Random
+) -> tuple[list[int], list[int]] | None:
+    """A deal honouring ``avoid`` found by backtracking (the card with the fewest possible holders first),
+    or None when there is none within `SEARCH_NODES` steps."""
+    need = {s: k.hidden_count(s) for s in opponents}
+    talon_room = len(pool) - sum(need.values())
+    cards = pool[:]
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: sum(1 for s in opponents if not avoid[s] >> c & 1))
+    hands = list(k.known)
+    talon: list[int] = []
+    steps = 0
+
+    def place(index: int) -> bool:
+        nonlocal steps, talon_room
+        if index == len(cards):
+            return True
+        steps += 1
+        if steps > SEARCH_NODES:
+            return False
+        card = cards[index]
+        holders = [s for s in opponents if need[s] and not avoid[s] >> card & 1]
+        rng.shuffle(holders)
+        if talon_room:
+            holders.insert(int(rng.random() * (len(holders) + 1)), -1)
+        for holder in holders:
+            if holder < 0:
+                talon.append(card)
+                talon_room -= 1
+            else:
+                hands[holder] |= 1 << card
+                need[holder] -= 1
+            if place(index + 1):
+                return True
+            if holder < 0:
+                talon.pop()
+                talon_room += 1
+            else:
+                hands[holder] &= ~(1 << card)
+                need[holder] += 1
+        return False
+
+    if talon_room < 0 or not place(0):
+        return None
+    rng.shuffle(talon)
+    return hands, talon + ([k.bottom] if k.talon_size else [])
 
 
 def _deal_with_constraints(
