@@ -31,7 +31,7 @@ def sample_hidden(k: Knowledge, rng: random.Random) -> tuple[list[int], list[int
             return dealt
     # the certain absences always fit the real deal; quick random deals just missed it, so search for one
     dealt = _deal_by_search(k, pool, opponents, k.lacks, rng)
-    if dealt is None:  # a contradiction (only knowledge built from a log that breaks the rules): none hold
+    if dealt is None:  # a contradiction (knowledge from a log that breaks the rules) or out of steps
         dealt = _deal_with_constraints(k, pool, opponents, [0] * k.n, rng)
     assert dealt is not None, "without constraints every deal fits"
     return dealt

@@ -138,8 +138,8 @@ class _Solver:
 
     @staticmethod
     def ordered(game: Game, actor: int) -> list[Action]:
-        """Cheapest card first, taking or passing last: the move that usually works, found for about half
-        the nodes and time that asking the normal rules at every node took (measured on 60 endgames)."""
+        """Cheapest card first, taking or passing last: on 60 endgames this needed 78% of the nodes and 58%
+        of the time of asking the normal rules for the first move at every node."""
         trump = game.trump_index
         legal = [a for a in game.legal_actions(actor) if a.kind is not Kind.EXCHANGE]
         return sorted(legal, key=lambda a: card_value(a.card_id, trump) if a.card_id >= 0 else LAST)
