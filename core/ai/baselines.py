@@ -11,8 +11,10 @@ a plain card could cover some waiting card; leading a trump while holding a plai
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from core.actions import PASS, TAKE, Action, Kind
+from core.state import Phase
 from core.view import View
 
 
@@ -27,10 +29,13 @@ def random_choice(view: View, rng: random.Random) -> Action:
 
 
 def greedy_choice(view: View) -> Action:
-    legal = view.legal_actions
-    trump = view.trump
+    return greedy_pick(view.legal_actions, view.phase, view.trump)
+
+
+def greedy_pick(legal: Sequence[Action], phase: Phase, trump: str) -> Action:
+    """Greedy's choice among ``legal`` (also what search expects of a seat it models as greedy)."""
     cards = [a for a in legal if a.kind is Kind.ATTACK or a.kind is Kind.COVER]
-    if view.phase.value in ("throw_in", "taking"):
+    if phase is Phase.THROW_IN or phase is Phase.TAKING:
         plain = [a for a in cards if a.card is not None and a.card.suit != trump]
         return min(plain, key=lambda a: _trump_last(a, trump)) if plain else PASS
     if cards:

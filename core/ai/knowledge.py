@@ -11,6 +11,12 @@ replay the log with only public facts (hand sizes, the table, refills by the rul
 - ``doubts[s]`` (a belief, not a certainty): after a failed cover (``s`` took a single uncovered card) it is
   believed to hold no higher card of that suit, and with the talon empty no trump either; a player may take
   while able to beat, so sampling drops these beliefs when they cannot be met.
+- ``not_greedy`` (certain): seats whose moves the greedy baseline would never make (see `core.ai.baselines`):
+  a transfer, a trump thrown in, a take or pass while holding a known card that covers or throws in, a card
+  played while a known card was greedy's lower choice, or more cards greedy would have played instead than
+  the draws since could explain (see `_Tells`).
+- ``not_normal`` (certain): seats that made a move the normal rules never make (`normal.never_covers_with`).
+  Search plays a seat shown not normal but not shown not greedy as greedy plays.
 
 Both kinds of absence are forgotten when ``s`` draws from the talon. The log does not mark where a bout ends;
 an attack code is a throw-in or a new bout's opening card, and the next entry tells which (see `_is_throw_in`).
@@ -18,10 +24,12 @@ an attack code is a throw-in or a new bout's opening card, and the next entry te
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from itertools import islice
 
-from core.cards import BEATERS, SUIT_MASK, SUITS, deck_ids, mask_of, ranks_on_table
+from core.ai.normal import never_covers_with
+from core.cards import BEATERS, SUIT_MASK, SUITS, bits, deck_ids, mask_of, ranks_on_table
 from core.deal import new_game
 from core.settings import Settings
 from core.state import HAND_SIZE, MAX_ATTACKS, Game, Phase
@@ -53,6 +61,8 @@ class Knowledge:
     defender_limit: int = 0
     emptied: list[int] = field(default_factory=list)
     out: list[int] = field(default_factory=list)
+    not_greedy: int = 0  # mask of seats
+    not_normal: int = 0  # mask of seats
     template: Game | None = None  # a dealt game of these settings, reused by `determinize`
 
     @property
@@ -113,6 +123,8 @@ class _Replay:
         self.passed = 0
         self.bout_number = 0
         self.taking = False
+        self.tells = [_Tells() for _ in range(n)]
+        self.ever_played = 0  # cards that have been on the table: in a hand now, they were picked up
 
     # ---- the walk over the log ---------------------------------------------------------------------
 
@@ -131,25 +143,31 @@ class _Replay:
                     self._end_bout()
                 elif self._in_bout_awaiting_attackers():
                     self._note_skipped_before(seat)
+                self._note_style(seat, kind, card)
                 self._attack(seat, card)
             elif kind == _PASS:
+                self._note_style(seat, kind, card)
                 self._note_skipped_before(seat)
                 self.passed |= 1 << seat
             elif kind == _COVER:
+                self._note_style(seat, kind, card)
                 self._play_card(seat, card)
                 self.covers[int(code.split(":")[1])] = card
                 self._after_cover()
             elif kind == _TAKE:
+                self._note_style(seat, kind, card)
                 self._note_failed_cover(seat)
                 self.taking = True
                 self.passed = 0
             elif kind == _TRANSFER:
+                self.k.not_greedy |= 1 << seat
                 self._transfer(seat, card)
         if self.attacker >= 0 and self._bout_over_in_view():
             self._end_bout()
         k.hand = mask_of(c.id for c in self.view.hand)
         k.known[k.seat] = k.hand
         k.table = mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
+        self._note_style_at_end()
         return k
 
     def _in_bout_awaiting_attackers(self) -> bool:
@@ -246,6 +264,7 @@ class _Replay:
             k.hand_sizes[seat] += drawn
             k.talon_size -= drawn
             k.lacks[seat] = k.doubts[seat] = 0
+            self.tells[seat].drew(drawn)
             if not k.talon_size:
                 k.known[seat] |= 1 << k.bottom
                 k.bottom_holder = seat
@@ -254,6 +273,9 @@ class _Replay:
 
     def _play_card(self, seat: int, card: int) -> None:
         k = self.k
+        if not self.ever_played >> card & 1:
+            self.tells[seat].played_from_deck(card)
+            self.ever_played |= 1 << card
         k.known[seat] &= ~(1 << card)
         k.hand_sizes[seat] -= 1
         if not k.hand_sizes[seat]:
@@ -267,6 +289,7 @@ class _Replay:
         lowest = min(deck_ids(k.settings.deck)) // 4 * 4 + (k.bottom & 3)
         k.known[seat] = k.known[seat] & ~(1 << lowest) | (1 << k.bottom)
         k.lacks[seat] &= ~(1 << k.bottom)
+        self.tells[seat].usable = False
         k.doubts[seat] &= ~(1 << k.bottom)
         k.bottom = lowest
 
@@ -291,6 +314,50 @@ class _Replay:
             beaters &= SUIT_MASK[card & 3]
         self.k.doubts[seat] |= beaters & self.k.deck
 
+    def _note_style(self, seat: int, kind: str, card: int) -> None:
+        """Mark ``seat`` as not greedy when a card it certainly holds shows greedy would have moved otherwise.
+
+        Each decision also leaves the cards that would have made greedy move otherwise, to be checked against
+        the order the seat's cards came in (see `_Tells`). Called before the move changes the table; a lead
+        is an attack on an empty table."""
+        k = self.k
+        trump = k.trump
+        plain = ~SUIT_MASK[trump]
+        if kind == _ATTACK and not self.attacks:  # greedy leads its lowest card
+            suspect = _lower(card, trump)
+        elif kind in (_ATTACK, _PASS):  # greedy throws in its lowest plain card of a table rank, if any
+            room = len(self.attacks) < self._limit()
+            suspect = self._table_ranks() & plain if room else 0
+            if kind == _ATTACK:
+                if card & 3 == trump:
+                    k.not_greedy |= 1 << seat
+                suspect &= _lower(card, trump)
+        else:  # greedy covers with its lowest card that beats, and takes only when none does
+            suspect = 0
+            for attack, cover in zip(self.attacks, self.covers, strict=True):
+                if cover < 0:
+                    suspect |= BEATERS[trump][attack]
+            if kind == _COVER:
+                suspect &= _lower(card, trump)
+                if never_covers_with(card, k.talon_size, self.attacks, self.covers, trump):
+                    k.not_normal |= 1 << seat
+        self.tells[seat].decided(suspect & k.deck)
+        if suspect & k.known[seat]:
+            k.not_greedy |= 1 << seat
+
+    def _note_style_at_end(self) -> None:
+        """Whether each opponent's cards could have come from the deck in an order that fits greedy (with the
+        talon empty and one opponent holding every unseen card, its whole hand is known)."""
+        k = self.k
+        holders = [s for s in range(k.n) if s != k.seat and k.hidden_count(s)]
+        for seat in range(k.n):
+            if seat == k.seat or k.not_greedy >> seat & 1:
+                continue
+            named = k.known[seat] | (k.unseen if holders == [seat] and not k.talon_size else 0)
+            unnamed = k.hand_sizes[seat] - named.bit_count()
+            if not self.tells[seat].fit(named & ~self.ever_played, unnamed):
+                k.not_greedy |= 1 << seat
+
     # ---- the rules' public questions ---------------------------------------------------------------
 
     def _table_ranks(self) -> int:
@@ -314,6 +381,56 @@ class _Replay:
     def _throwers(self) -> list[int]:
         """Allowed throwers in priority order, as `Game.throwers` computes them."""
         return self._seating().throwers()
+
+
+class _Tells:
+    """Whether one seat's moves fit greedy for some order in which its cards came from the deck.
+
+    The seat's deck slots are its first six cards and then each card it draws, numbered in order. A card
+    greedy would have played instead at some decision was not held then, so it came in a later slot; a card
+    played came in an earlier one. Greedy fits only if its cards can fill the slots within these windows
+    (checked earliest deadline first). Cards picked up from the table take no slot."""
+
+    def __init__(self) -> None:
+        self.slots = HAND_SIZE  # deck slots filled so far
+        self.excluded: dict[int, int] = {}  # card -> slots filled at the last decision that excluded it
+        self.windows: list[tuple[int, int]] = []  # (after slot, by slot) per card played from the deck
+        self.usable = True  # an exchange moves cards outside the slots: no verdict then
+
+    def decided(self, mask: int) -> None:
+        for card in bits(mask):
+            self.excluded[card] = self.slots
+
+    def drew(self, count: int) -> None:
+        self.slots += count
+
+    def played_from_deck(self, card: int) -> None:
+        self.windows.append((self.excluded.get(card, 0), self.slots))
+
+    def fit(self, held: int, unnamed: int) -> bool:
+        """Whether some order fits, given the deck cards held now (``held``) and ``unnamed`` unknown ones."""
+        forever = self.slots + 1
+        windows = [*self.windows, *((self.excluded.get(c, 0), forever) for c in bits(held))]
+        windows += [(0, forever)] * unnamed
+        if not self.usable or len(windows) != self.slots:
+            return True
+        windows.sort()
+        due: list[int] = []
+        arrived = 0
+        for slot in range(1, self.slots + 1):
+            while arrived < len(windows) and windows[arrived][0] < slot:
+                heapq.heappush(due, windows[arrived][1])
+                arrived += 1
+            if not due or heapq.heappop(due) < slot:
+                return False
+        return True
+
+
+def _lower(card: int, trump: int) -> int:
+    """Every card greedy would play before ``card``: lower plain cards, and lower trumps for a trump."""
+    below = (1 << 4 * (card >> 2)) - 1
+    plain = ~SUIT_MASK[trump] & ((1 << 52) - 1)
+    return plain | below & SUIT_MASK[trump] if card & 3 == trump else below & plain
 
 
 def _card_of(code: str) -> int:

@@ -15,6 +15,8 @@ phase (values: rank, plus 13 for a trump; see `card_value`):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.actions import ATTACKS, COVERS, PASS, TAKE, TRANSFERS, Action
 from core.ai.situation import TRUMP_BONUS, Situation, card_value
 from core.cards import BEATERS, TABLE_RANKS, bits
@@ -86,15 +88,29 @@ def _defend(sit: Situation) -> Action:
     cost = sum(cover_values)
     if transfer >= 0 and card_value(transfer, trump) < TRUMP_BONUS and card_value(transfer, trump) <= cost:
         return TRANSFERS[transfer]
-    on_table = len(sit.attacks)
-    if sit.talon_size >= LONG_TALON and max(cover_values) >= HIGH_TRUMP and on_table <= 2:
-        taken_value = sum(card_value(c, trump) for c in sit.attacks) + sum(
-            card_value(c, trump) for c in sit.covers if c >= 0
-        )
-        if taken_value < 2 * LOW_PLAIN:
-            return TAKE
+    if _saves_high_trump(max(cover_values), sit.talon_size, sit.attacks, sit.covers, trump):
+        return TAKE
     slot, cover = plan[0]
     return COVERS[slot][cover]
+
+
+def _saves_high_trump(
+    cover_value: int, talon_size: int, attacks: Sequence[int], covers: Sequence[int], trump: int
+) -> bool:
+    """Take rather than cover when that needs a high trump while the talon is long and the table is small."""
+    if talon_size < LONG_TALON or cover_value < HIGH_TRUMP or len(attacks) > 2:
+        return False
+    taken_value = sum(card_value(c, trump) for c in (*attacks, *covers) if c >= 0)
+    return taken_value < 2 * LOW_PLAIN
+
+
+def never_covers_with(
+    card: int, talon_size: int, attacks: Sequence[int], covers: Sequence[int], trump: int
+) -> bool:
+    """Whether these rules would never cover with ``card`` here, whatever the hand: a cheaper cover is used
+    first, and when ``card`` is the cheapest they take rather than spend it (`_saves_high_trump`). A player
+    who does is not playing these rules."""
+    return _saves_high_trump(card_value(card, trump), talon_size, attacks, covers, trump)
 
 
 def _transfer_card(sit: Situation) -> int:

@@ -18,10 +18,12 @@ import random
 from collections.abc import Sequence
 
 from core.actions import Action, Kind
+from core.ai.baselines import greedy_pick
 from core.ai.determinize import sample_game
 from core.ai.knowledge import Knowledge
 from core.ai.normal import decide
 from core.ai.situation import Situation, card_value
+from core.cards import SUITS
 from core.rules import apply_action
 from core.state import Game, Phase
 from core.view import View
@@ -33,10 +35,12 @@ PRUNE_MARGIN = 0.2
 ROLLOUT_NOISE = 0.0  # share of random actions in rollouts
 
 
-def rollout(game: Game, seat: int, rng: random.Random | None = None, draw: float = 1.0) -> tuple[float, int]:
-    """Play the world to its end with the normal rules; (score, actions). The score is 0.0 when ``seat`` is
-    the durak, ``draw`` when nobody is, else 1.0. With ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a
-    random legal one instead."""
+def rollout(
+    game: Game, seat: int, rng: random.Random | None = None, draw: float = 1.0, greedy_seats: int = 0
+) -> tuple[float, int]:
+    """Play the world to its end with the normal rules (greedy's for the seats in the mask ``greedy_seats``);
+    (score, actions). The score is 0.0 when ``seat`` is the durak, ``draw`` when nobody is, else 1.0. With
+    ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a random legal one instead."""
     steps = 0
     noise = ROLLOUT_NOISE if rng is not None else 0.0
     while game.phase is not Phase.OVER and steps < ROLLOUT_CAP:
@@ -45,6 +49,8 @@ def rollout(game: Game, seat: int, rng: random.Random | None = None, draw: float
         if noise and rng is not None and rng.random() < noise:
             legal = [a for a in game.legal_actions(actor) if a.kind.value != "e"]
             action = legal[int(rng.random() * len(legal))]
+        elif greedy_seats >> actor & 1:
+            action = greedy_pick(game.legal_actions(actor), game.phase, SUITS[game.trump_index])
         else:
             action = decide(Situation.from_game(game, actor))
         game = apply_action(game, actor, action)
@@ -74,9 +80,10 @@ def monte_carlo(
     rng: random.Random,
     prune: bool = True,
     draw: float = 1.0,
+    greedy_seats: int = 0,
 ) -> dict[Action, float]:
     """Each candidate's estimated chance that ``k.seat`` is not the durak (a draw counted as ``draw``), within
-    ``budget`` actions."""
+    ``budget`` actions; rollouts play the seats in ``greedy_seats`` as greedy."""
     seat = k.seat
     wins = dict.fromkeys(candidates, 0.0)
     tries = dict.fromkeys(candidates, 0)
@@ -88,7 +95,8 @@ def monte_carlo(
         worlds += 1
         noise_seed = rng.random()
         for action in alive:  # the same noise for every candidate in a world: a paired comparison
-            value, steps = rollout(apply_action(world, seat, action), seat, random.Random(noise_seed), draw)
+            after = apply_action(world, seat, action)
+            value, steps = rollout(after, seat, random.Random(noise_seed), draw, greedy_seats)
             wins[action] += value
             tries[action] += 1
             spent += steps + 1

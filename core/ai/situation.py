@@ -8,11 +8,14 @@ code, as the issue asks ("the normal player as rollout policy").
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from core.ai.knowledge import Knowledge
 from core.cards import mask_of, ranks_on_table
 from core.state import Game, Phase
 from core.view import View
+
+if TYPE_CHECKING:  # knowledge imports the normal rules, which import this module
+    from core.ai.knowledge import Knowledge
 
 TRUMP_BONUS = 13  # a trump outranks every plain card
 
