@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core.actions import PASS, TAKE, Action, Kind
-from core.state import Phase
+from core.actions import ATTACKS, COVERS, PASS, TAKE, Action, Kind
+from core.cards import BEATERS, SUIT_MASK, bits
+from core.state import Game, Phase
 from core.view import View
 
 
@@ -43,6 +44,33 @@ def greedy_pick(legal: Sequence[Action], phase: Phase, trump: str) -> Action:
     if TAKE in legal:
         return TAKE
     return legal[0]  # nothing but an out-of-turn exchange is allowed
+
+
+def greedy_move(game: Game, seat: int) -> Action:
+    """`greedy_pick` for the seat to act in a `Game`, on card masks: the same choice, a few times faster (search
+    plays greedy opponents with it)."""
+    hand = game.hand_masks[seat]
+    trump = game.trump_index
+    plain = ~SUIT_MASK[trump]
+    phase = game.phase
+    if phase is Phase.ATTACK:
+        return ATTACKS[_lowest(hand & plain) if hand & plain else _lowest(hand)]
+    if phase is Phase.DEFEND:
+        best: tuple[bool, int, int, int] | None = None
+        for slot, attack in enumerate(game.attacks):
+            if game.covers[slot] < 0:
+                for card in bits(hand & BEATERS[trump][attack]):
+                    key = (card & 3 == trump, card >> 2, slot, card)
+                    if best is None or key < best:
+                        best = key
+        return COVERS[best[2]][best[3]] if best is not None else TAKE
+    throwable = game.throw_in_cards(seat) & plain
+    return ATTACKS[_lowest(throwable)] if throwable else PASS
+
+
+def _lowest(mask: int) -> int:
+    """The card with the lowest id in ``mask``: the lowest rank, then the first suit."""
+    return (mask & -mask).bit_length() - 1
 
 
 def easy_choice(view: View, rng: random.Random) -> Action:

@@ -18,12 +18,11 @@ import random
 from collections.abc import Sequence
 
 from core.actions import Action, Kind
-from core.ai.baselines import greedy_pick
+from core.ai.baselines import greedy_move
 from core.ai.determinize import sample_game
 from core.ai.knowledge import Knowledge
 from core.ai.normal import decide
 from core.ai.situation import Situation, card_value
-from core.cards import SUITS
 from core.rules import apply_action
 from core.state import Game, Phase
 from core.view import View
@@ -50,7 +49,7 @@ def rollout(
             legal = [a for a in game.legal_actions(actor) if a.kind.value != "e"]
             action = legal[int(rng.random() * len(legal))]
         elif greedy_seats >> actor & 1:
-            action = greedy_pick(game.legal_actions(actor), game.phase, SUITS[game.trump_index])
+            action = greedy_move(game, actor)
         else:
             action = decide(Situation.from_game(game, actor))
         game = apply_action(game, actor, action)

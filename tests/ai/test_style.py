@@ -13,7 +13,7 @@ import pytest
 
 from core import Game, Settings, new_game
 from core.ai import make_player
-from core.ai.baselines import greedy_choice
+from core.ai.baselines import greedy_choice, greedy_move
 from core.ai.knowledge import read_knowledge
 from core.ai.players import _presumed_greedy
 from core.ai.search import rollout
@@ -131,3 +131,18 @@ def test_a_rollout_plays_the_seats_it_is_told_are_greedy_as_greedy_plays() -> No
         value, steps = rollout(game, 0, greedy_seats=0b111)
         assert steps == finished.step
         assert value == (0.0 if finished.result.durak == 0 else 1.0)
+
+
+@pytest.mark.parametrize("words", ["", "transfer", "deck=24 throw_in=neighbours", "deck=52 transfer first5"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_greedy_on_card_masks_chooses_exactly_what_greedy_on_the_view_chooses(
+    words: str, players: int
+) -> None:
+    for seed in range(4):
+        game = new_game(Settings.from_words(words), [f"p{i}" for i in range(players)], seed=seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            action = greedy_choice(game.view(seat))
+            assert greedy_move(game, seat) is action, game.log
+            game = game.apply(seat, action)
