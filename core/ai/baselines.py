@@ -34,7 +34,7 @@ def greedy_choice(view: View) -> Action:
 
 
 def greedy_pick(legal: Sequence[Action], phase: Phase, trump: str) -> Action:
-    """Greedy's choice among ``legal`` (also what search expects of a seat it models as greedy)."""
+    """Greedy's choice among ``legal`` (`greedy_move` makes the same choice from a `Game`'s card masks)."""
     cards = [a for a in legal if a.kind is Kind.ATTACK or a.kind is Kind.COVER]
     if phase is Phase.THROW_IN or phase is Phase.TAKING:
         plain = [a for a in cards if a.card is not None and a.card.suit != trump]

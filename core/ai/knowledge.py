@@ -13,8 +13,8 @@ replay the log with only public facts (hand sizes, the table, refills by the rul
   while able to beat, so sampling drops these beliefs when they cannot be met.
 - ``not_greedy`` (certain): seats whose moves the greedy baseline would never make (see `core.ai.baselines`):
   a transfer, a trump thrown in, a take or pass while holding a known card that covers or throws in, a card
-  played while a known card was greedy's lower choice, or more cards greedy would have played instead than
-  the draws since could explain (see `_Tells`).
+  played while a known card was greedy's lower choice, or no order in which its cards could have come from
+  the deck that fits greedy's choices (see `_Tells`).
 - ``not_normal`` (certain): seats that made a move the normal rules never make (`normal.never_covers_with`).
   Search plays a seat shown not normal but not shown not greedy as greedy plays.
 
@@ -315,7 +315,8 @@ class _Replay:
         self.k.doubts[seat] |= beaters & self.k.deck
 
     def _note_style(self, seat: int, kind: str, card: int) -> None:
-        """Mark ``seat`` as not greedy when a card it certainly holds shows greedy would have moved otherwise.
+        """Mark ``seat`` as not greedy when a card it certainly holds shows greedy would have moved otherwise,
+        and as not normal when the normal rules would never make this move.
 
         Each decision also leaves the cards that would have made greedy move otherwise, to be checked against
         the order the seat's cards came in (see `_Tells`). Called before the move changes the table; a lead

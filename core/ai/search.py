@@ -1,7 +1,8 @@
 """Search for the hard level: Monte Carlo over sampled worlds, and an exact endgame solver.
 
 Monte Carlo (determinized, flat at the root): sample a world consistent with the seat's knowledge, try every
-candidate action in it and play each to the end with the normal player's rules for every seat; the same
+candidate action in it and play each to the end with the normal player's rules for every seat (greedy's for
+the opponents the log shows to play that way, see `players._presumed_greedy`); the same
 world serves all candidates (paired comparison), and clearly worse candidates are dropped as worlds
 accumulate. The budget is a count of simulated actions, never the clock, so a seed gives the same choice on
 any machine.
