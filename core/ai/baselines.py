@@ -11,7 +11,6 @@ a plain card could cover some waiting card; leading a trump while holding a plai
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from core.actions import ATTACKS, COVERS, PASS, TAKE, Action, Kind
 from core.cards import BEATERS, SUIT_MASK, bits
@@ -30,13 +29,11 @@ def random_choice(view: View, rng: random.Random) -> Action:
 
 
 def greedy_choice(view: View) -> Action:
-    return greedy_pick(view.legal_actions, view.phase, view.trump)
-
-
-def greedy_pick(legal: Sequence[Action], phase: Phase, trump: str) -> Action:
-    """Greedy's choice among ``legal`` (`greedy_move` makes the same choice from a `Game`'s card masks)."""
+    """Greedy's choice from a view (`greedy_move` makes the same choice from a `Game`'s card masks)."""
+    legal = view.legal_actions
+    trump = view.trump
     cards = [a for a in legal if a.kind is Kind.ATTACK or a.kind is Kind.COVER]
-    if phase is Phase.THROW_IN or phase is Phase.TAKING:
+    if view.phase is Phase.THROW_IN or view.phase is Phase.TAKING:
         plain = [a for a in cards if a.card is not None and a.card.suit != trump]
         return min(plain, key=lambda a: _trump_last(a, trump)) if plain else PASS
     if cards:
@@ -47,8 +44,8 @@ def greedy_pick(legal: Sequence[Action], phase: Phase, trump: str) -> Action:
 
 
 def greedy_move(game: Game, seat: int) -> Action:
-    """`greedy_pick` for the seat to act in a `Game`, on card masks: the same choice, a few times faster (search
-    plays greedy opponents with it)."""
+    """`greedy_choice` for the seat to act in a `Game`, on card masks: the same choice, a few times faster
+    (search plays greedy opponents with it)."""
     hand = game.hand_masks[seat]
     trump = game.trump_index
     plain = ~SUIT_MASK[trump]
@@ -66,6 +63,13 @@ def greedy_move(game: Game, seat: int) -> Action:
         return COVERS[best[2]][best[3]] if best is not None else TAKE
     throwable = game.throw_in_cards(seat) & plain
     return ATTACKS[_lowest(throwable)] if throwable else PASS
+
+
+def greedy_before(card: int, trump: int) -> int:
+    """Every card greedy would play before ``card``: lower plain cards, and lower trumps for a trump."""
+    below = (1 << 4 * (card >> 2)) - 1
+    plain = ~SUIT_MASK[trump] & ((1 << 52) - 1)
+    return plain | below & SUIT_MASK[trump] if card & 3 == trump else below & plain
 
 
 def _lowest(mask: int) -> int:

@@ -28,6 +28,7 @@ import heapq
 from dataclasses import dataclass, field
 from itertools import islice
 
+from core.ai.baselines import greedy_before
 from core.ai.normal import never_covers_with
 from core.cards import BEATERS, SUIT_MASK, SUITS, bits, deck_ids, mask_of, ranks_on_table
 from core.deal import new_game
@@ -325,21 +326,21 @@ class _Replay:
         trump = k.trump
         plain = ~SUIT_MASK[trump]
         if kind == _ATTACK and not self.attacks:  # greedy leads its lowest card
-            suspect = _lower(card, trump)
+            suspect = greedy_before(card, trump)
         elif kind in (_ATTACK, _PASS):  # greedy throws in its lowest plain card of a table rank, if any
             room = len(self.attacks) < self._limit()
             suspect = self._table_ranks() & plain if room else 0
             if kind == _ATTACK:
                 if card & 3 == trump:
                     k.not_greedy |= 1 << seat
-                suspect &= _lower(card, trump)
+                suspect &= greedy_before(card, trump)
         else:  # greedy covers with its lowest card that beats, and takes only when none does
             suspect = 0
             for attack, cover in zip(self.attacks, self.covers, strict=True):
                 if cover < 0:
                     suspect |= BEATERS[trump][attack]
             if kind == _COVER:
-                suspect &= _lower(card, trump)
+                suspect &= greedy_before(card, trump)
                 if never_covers_with(card, k.talon_size, self.attacks, self.covers, trump):
                     k.not_normal |= 1 << seat
         self.tells[seat].decided(suspect & k.deck)
@@ -425,13 +426,6 @@ class _Tells:
             if not due or heapq.heappop(due) < slot:
                 return False
         return True
-
-
-def _lower(card: int, trump: int) -> int:
-    """Every card greedy would play before ``card``: lower plain cards, and lower trumps for a trump."""
-    below = (1 << 4 * (card >> 2)) - 1
-    plain = ~SUIT_MASK[trump] & ((1 << 52) - 1)
-    return plain | below & SUIT_MASK[trump] if card & 3 == trump else below & plain
 
 
 def _card_of(code: str) -> int:
