@@ -2,6 +2,7 @@
 
     python bench/service.py [--games 200] [--seconds 10] [--processes 1 2 4] [--players 2 4 6]
                             [--paced 0.5 | --offered 1500]
+    python bench/service.py --mixed [--human-games 20] [--ai-games 20] [--seconds 10] [--think 1.0]
 
 Every seat is a person, simulated: the player whose private hand shows move buttons presses one of them (a
 random one: a cheap legal choice that needs no engine here) as soon as the previous press has returned, so
@@ -17,12 +18,20 @@ process is offered a fixed rate (``--offered``, or ``--paced`` times the flat-ou
 Printed per run: applied inputs per second (every input that saved a new state: lobby presses and moves),
 game moves per second, p50/p99 latency of one input from `handle()` to its effects, Redis round trips per
 applied input (`store.round_trips`), and after the runs the stored state size of 2-, 4- and 6-player games.
+
+``--mixed``: one process as `durak-bot run` is, with the turn-timer loop, serving N games of two people and M
+games of one person against a hard AI seat (its moves come from the timer loop after AI_DELAY, 1.2 s), people
+thinking ``--think`` seconds on average. A ticker coroutine asks to wake every 5 ms; how late it wakes is
+the event loop's lag. Printed: the lag's p50/p99/max, the people's inputs' p50/p99, AI moves made and
+where they came from, once with the AI decided on the event loop (as before `bot/ai_pool.py`) and once in
+the worker pool (AI_WORKERS, default: cores - 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import multiprocessing as mp
 import os
@@ -38,11 +47,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import payloads  # noqa: E402
+from bot.ai_pool import AiPool  # noqa: E402
+from bot.config import default_ai_workers  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
-from bot.effects import Effect, Message, ShowHand, ShowTable  # noqa: E402
-from bot.inputs import Command, Press, User  # noqa: E402
+from bot.effects import Alert, Effect, Message, ShowHand, ShowTable  # noqa: E402
+from bot.inputs import Command, Press, TimerDue, User  # noqa: E402
 from bot.runtime import tune_garbage_collector  # noqa: E402
 from bot.service import GameService, unavailable  # noqa: E402
+from bot.timers import run_timers  # noqa: E402
 from storage.connect import open_store  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
 from storage.keys import ChatRef  # noqa: E402
@@ -81,13 +93,20 @@ def move_payloads(message: Message | None) -> list[str]:
 
 
 def table_payload(message: Message | None, code: str) -> str:
+    found = table_payload_or_none(message, code)
+    if found is None:
+        raise LookupError(f"no {code!r} button on the table")
+    return found
+
+
+def table_payload_or_none(message: Message | None, code: str) -> str | None:
     assert message is not None
     for row in message.buttons:
         for button in row:
             parsed = payloads.parse(button.payload) if button.payload else None
             if parsed and parsed.code == code:
                 return button.payload
-    raise LookupError(f"no {code!r} button on the table")
+    return None
 
 
 class SimulatedChat:
@@ -104,12 +123,16 @@ class SimulatedChat:
         ai: int = 0,
         policy: str = "random",
         double_tap: float = 0.0,
+        ai_level: str = "easy",
     ) -> None:
         self.service = service
         self.think = think  # mean seconds a person waits before each press (0: press at once)
         self.chat_id = chat_id
         self.users = [User(f"{chat_id}u{i}", f"P{i}") for i in range(players - ai)]
-        self.ai = ai  # seats added with the lobby's "easy" AI button (they move inside the service)
+        self.ai = ai  # seats added with the lobby's AI button of ``ai_level``
+        self.ai_level = ai_level
+        self.over = False  # the result of the game being played has been shown
+        self.changed = asyncio.Event()  # set when the timer loop delivers an AI move
         self.policy = policy  # "random" button, or "first" (lowest card first: games end sooner)
         self.double_tap = double_tap  # share of moves pressed twice at once, as an impatient person does
         self.rng = rng
@@ -131,12 +154,9 @@ class SimulatedChat:
             await asyncio.sleep(0.05)
             effects = await self.service.handle(event)
         elapsed = time.perf_counter() - begin
-        applied = False
-        for effect in effects:
-            if isinstance(effect, ShowTable):
-                self.table, applied = effect.message, True
-            elif isinstance(effect, ShowHand):
-                self.hands[effect.user_id] = effect.message
+        # a refused press (a double tap's loser, an old button) is answered with a worded alert, and may still
+        # bring the table back up to date: only a table without one moved the game on
+        applied = self.take(effects) and not any(isinstance(e, Alert) and e.text for e in effects)
         self.moves_applied += applied and move
         if tally is not None and tally.on:
             tally.latencies.append(elapsed)
@@ -147,6 +167,20 @@ class SimulatedChat:
                 tally.refused += 1
         return effects
 
+    def take(self, effects: list[Effect]) -> bool:
+        """Show the effects (of a press, or of an AI move the timer loop delivered); whether a table came."""
+        applied = False
+        for effect in effects:
+            if isinstance(effect, ShowTable):
+                self.table, applied = effect.message, True
+            elif isinstance(effect, ShowHand):
+                self.hands[effect.user_id] = effect.message
+            message = getattr(effect, "message", None)
+            if self.ai and message is not None:  # people alone see the game end: no buttons left anywhere
+                self.over |= table_payload_or_none(message, payloads.REMATCH) is not None
+        self.changed.set()
+        return applied
+
     async def play_one_game(
         self,
         tally: Tally | None,
@@ -156,18 +190,25 @@ class SimulatedChat:
         """Lobby, deal, moves until the game is over; False if the deadline came first."""
         self.hands.clear()
         self.moves_applied = 0
+        self.over = False
         creator = self.users[0]
         await self.send(Command(PLATFORM, self.chat_id, creator, "newgame", "", chat_title="Bench"), tally)
         for user in self.users[1:]:
             await self.send(Press(PLATFORM, user, table_payload(self.table, payloads.JOIN)), tally)
         for _ in range(self.ai):
             await self.send(
-                Press(PLATFORM, creator, table_payload(self.table, f"{payloads.ADD_AI}:easy")), tally
+                Press(PLATFORM, creator, table_payload(self.table, f"{payloads.ADD_AI}:{self.ai_level}")),
+                tally,
             )
         await self.send(Press(PLATFORM, creator, table_payload(self.table, payloads.START)), tally)
         while time.perf_counter() < deadline:
             turn = [(user, move_payloads(self.hands.get(user.id))) for user in self.users]
             turn = [(user, moves) for user, moves in turn if moves]
+            if not turn and self.ai and not self.over:  # an AI seat is to move: the timer loop brings it
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), max(0.0, deadline - time.perf_counter()))
+                continue
             if not turn:
                 return True  # no buttons anywhere: the game is over
             user, moves = turn[0] if len(turn) == 1 else self.rng.choice(turn)
@@ -272,6 +313,103 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
 
 
+@dataclass
+class MixedTally:
+    """One mixed-load run: the loop's lag, the people's inputs, and the AI's moves."""
+
+    lags: list[float] = field(default_factory=list)
+    inputs: Tally = field(default_factory=Tally)
+    ai_moves: int = 0
+    sources: dict[str, int] = field(default_factory=dict)
+
+
+async def sample_lag(lags: list[float], stop_at: float, every: float = 0.005) -> None:
+    """Ask to wake every ``every`` seconds; how much later than asked each wake-up came is the loop's lag."""
+    while time.perf_counter() < stop_at:
+        asked = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append(max(0.0, time.perf_counter() - asked - every))
+
+
+async def run_mixed(
+    url: str, humans: int, ai_games: int, seconds: float, think: float, workers: int, warmup: float = 2.0
+) -> MixedTally:
+    """``humans`` games of two people and ``ai_games`` of a person against a hard AI in this one process,
+    with the timer loop; ``workers`` 0: the AI decides on the event loop, as before the pool."""
+    store, close = await open_store(url)
+    pool = AiPool(workers) if workers else None
+    if pool is not None:
+        await pool.warm_up()
+    service = GameService(store, ServiceConfig(ai_delay=1.2), ai=pool)
+    rng = random.Random(7)
+    chats = {
+        chat.chat_id: chat
+        for chat in [SimulatedChat(service, f"-7{i:05d}", 2, rng, think) for i in range(humans)]
+        + [
+            SimulatedChat(service, f"-8{i:05d}", 2, rng, think, ai=1, ai_level="hard")
+            for i in range(ai_games)
+        ]
+    }
+    tally = MixedTally()
+    stop_at = time.perf_counter() + warmup + seconds
+    stop = asyncio.Event()
+
+    async def deliver(due: TimerDue, effects: list[Effect]) -> None:
+        tally.ai_moves += tally.inputs.on and any(isinstance(e, ShowTable) for e in effects)
+        chats[due.chat_id].take(effects)
+
+    async def keep_playing(chat: SimulatedChat) -> None:
+        while time.perf_counter() < stop_at:
+            await chat.play_one_game(tally.inputs, stop_at)
+
+    async def measure() -> None:
+        await asyncio.sleep(warmup)
+        tally.inputs.on = True
+        sources = dict(pool.sources) if pool is not None else {}
+        await sample_lag(tally.lags, stop_at)
+        if pool is not None:
+            tally.sources = {
+                k: v - sources.get(k, 0) for k, v in pool.sources.items() if v > sources.get(k, 0)
+            }
+        stop.set()
+
+    timers = asyncio.create_task(run_timers(service, store, stop, deliver, poll=0.05, platforms=[PLATFORM]))
+    await asyncio.gather(measure(), *(keep_playing(chat) for chat in chats.values()))
+    await timers
+    if pool is not None:
+        await pool.aclose()
+    await close()
+    return tally
+
+
+def mixed_main(url: str, flush: Callable[[], object], args: argparse.Namespace) -> None:
+    workers = args.ai_workers or default_ai_workers()
+    print(
+        f"mixed load in one process: {args.human_games} games of two people + {args.ai_games} games of a "
+        f"person against a hard AI (AI_DELAY 1.2 s); people think ~{args.think:g} s; {args.seconds:g} s per run"
+    )
+    print(
+        f"{'AI decided':<22} {'lag p50':>8} {'lag p99':>8} {'lag max':>8} {'in p50':>7} {'in p99':>7} "
+        f"{'inputs':>6} {'AI moves':>8}  AI sources"
+    )
+    for label, pool_workers in (("on the event loop", 0), (f"in {workers} worker process(es)", workers)):
+        flush()
+        begin_load = os.getloadavg()[0]
+        tally = asyncio.run(
+            run_mixed(url, args.human_games, args.ai_games, args.seconds, args.think, pool_workers)
+        )
+        lags, inputs = sorted(tally.lags), sorted(tally.inputs.latencies)
+        sources = ", ".join(f"{k} {v}" for k, v in sorted(tally.sources.items())) or "-"
+        print(
+            f"{label:<22} {1000 * percentile(lags, 0.5):>8.2f} {1000 * percentile(lags, 0.99):>8.2f} "
+            f"{1000 * (lags[-1] if lags else float('nan')):>8.1f} {1000 * percentile(inputs, 0.5):>7.2f} "
+            f"{1000 * percentile(inputs, 0.99):>7.2f} {len(inputs):>6} {tally.ai_moves:>8}  {sources}"
+            f"  (load {begin_load:.1f})",
+            flush=True,
+        )
+    print("lag, in(puts): milliseconds; an input is a person's command or press, `handle()` to its effects")
+
+
 async def state_sizes(url: str, players: int, games: int) -> tuple[float, str]:
     """Mean size and the largest stored state over every move of ``games`` whole games of ``players``."""
     store, close = await open_store(url)  # as the bot does (a cluster client loads its slot map first)
@@ -323,6 +461,13 @@ def main() -> int:
     )
     parser.add_argument("--size-games", type=int, default=20, help="games per player count for state sizes")
     parser.add_argument("--cluster", action="store_true", help="a local 3-node Redis Cluster instead")
+    parser.add_argument(
+        "--mixed", action="store_true", help="people and hard-AI games in one process instead"
+    )
+    parser.add_argument("--human-games", type=int, default=20, help="--mixed: games of two people")
+    parser.add_argument("--ai-games", type=int, default=20, help="--mixed: games of a person and a hard AI")
+    parser.add_argument("--think", type=float, default=1.0, help="--mixed: mean seconds a person thinks")
+    parser.add_argument("--ai-workers", type=int, default=0, help="--mixed: pool size (default: cores - 1)")
     args = parser.parse_args()
     import redis.utils
 
@@ -348,6 +493,9 @@ def main() -> int:
             url, flush, stop = server.url, lambda: server.client().flushall(), server.stop
         print(f"Redis: {url}")
         try:
+            if args.mixed:
+                mixed_main(url, flush, args)
+                return 0
             print_header("flat out: every game presses as soon as its last press returned")
             rows = []
             for processes in args.processes:

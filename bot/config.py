@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal, get_args
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.adapter import SERVED_PLATFORMS
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LogFormat = Literal["plain", "json"]
 LOG_FORMATS: tuple[str, ...] = get_args(LogFormat)
+
+
+def default_ai_workers() -> int:
+    """AI worker processes (`AI_WORKERS`): one core for the event loop, the rest for AI; at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 class BotConfig(BaseSettings):
@@ -21,23 +29,34 @@ class BotConfig(BaseSettings):
     telegram_token: str | None = Field(default=None, repr=False)
     telegram_api_url: str = "https://api.telegram.org"
     webhook_url: str | None = None
+    telegram_webhook: bool = False  # `durak-bot run --webhook`: Telegram by webhook (so does WEBHOOK_URL)
     port: int = Field(default=8080, ge=1, le=65535)
     webhook_secret: str | None = Field(default=None, repr=False)
     discord_token: str | None = Field(default=None, repr=False)
     redis_url: str | None = Field(default=None, repr=False)
     data_dir: Path = Path("./data")
     ai_delay: float = Field(default=1.2, ge=0, le=60)
+    ai_workers: int = Field(default_factory=default_ai_workers, ge=1, le=256)
+    ai_deadline_ms: int = Field(default=1500, ge=50, le=60_000)  # then the normal level's move instead
     start_wait: float = Field(default=60.0, ge=0)
     log_level: str = "INFO"
     log_format: LogFormat = "plain"
     metrics: bool = False
     metrics_port: int = Field(default=9464, ge=1, le=65535)
+    telegram_cache_chats: int = Field(default=20_000, ge=100)  # chats whose message ids stay in memory
+    telegram_cache_users: int = Field(default=50_000, ge=100)  # users whose name and language stay in memory
 
     @field_validator("telegram_token", "discord_token", "redis_url", "webhook_url", "webhook_secret")
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         """``TELEGRAM_TOKEN=`` in a copied .env means "not set", not an empty token."""
         return value.strip() or None if value is not None else None
+
+    @field_validator("ai_workers", mode="before")
+    @classmethod
+    def _blank_is_default(cls, value: object) -> object:
+        """``AI_WORKERS=`` (as in .env.example) means "as many as the cores allow"."""
+        return default_ai_workers() if isinstance(value, str) and not value.strip() else value
 
     @field_validator("log_level")
     @classmethod
@@ -69,11 +88,7 @@ class BotConfig(BaseSettings):
     @property
     def platforms(self) -> list[str]:
         """The platforms `durak-bot run` would serve, by the tokens given."""
-        return [
-            name
-            for name, token in (("telegram", self.telegram_token), ("discord", self.discord_token))
-            if token
-        ]
+        return [platform.name for platform in SERVED_PLATFORMS if platform.token(self)]
 
     @property
     def metrics_on_webhook(self) -> bool:

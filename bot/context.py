@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.ai_seats import INLINE, AiAnswers
 from bot.i18n import Translator, translator
 from storage.keys import ChatRef
 from storage.models import ChatRecord
@@ -29,6 +30,7 @@ class Context:
     new_id: Callable[[], str]
     new_seed: Callable[[], int]
     config: ServiceConfig
+    ai: AiAnswers = INLINE  # AI moves and hints worked out ahead, off the event loop (`bot.ai_pool`)
 
     @property
     def chat_id(self) -> str:

@@ -71,6 +71,7 @@ class Notice:
 
     chat: str
     message: Message
+    final: bool = False  # the game's result: it and the table showing the end go ahead of any reply waiting
 
 
 @dataclass(frozen=True)

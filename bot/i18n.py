@@ -36,7 +36,18 @@ class Translator:
     def n_(self, singular: str, plural: str, n: int) -> str:
         return self._catalog.ngettext(singular, plural, n)
 
+    def declared(self, message: str) -> str:
+        """A msgid written as a literal elsewhere and marked there (the help lines of `bot.commands`),
+        reaching here in a variable: babel extracts it where it is declared, not here."""
+        return self._catalog.gettext(message)
+
+
+def translator(lang: str | None) -> Translator:
+    """The translator of a platform's language code. Cached per language we speak, not per code a client
+    sent, so arbitrary codes cannot grow the cache."""
+    return _translator(normalise_language(lang))
+
 
 @cache
-def translator(lang: str | None) -> Translator:
-    return Translator(normalise_language(lang))
+def _translator(lang: str) -> Translator:
+    return Translator(lang)

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import translator
+from bot.names import shown_name
+
 
 @dataclass(frozen=True)
 class User:
     id: str  # platform user id, as text
     name: str  # display name as typed by the user (escaped by the adapters, never trusted)
     lang: str = "en"  # the language the platform reports for this user (en, ru, it; others fall back to en)
+
+    def __post_init__(self) -> None:
+        """Every name enters here: it is kept without the characters that rearrange a line (`bot.names`)."""
+        name = shown_name(self.name) or translator(self.lang)._("Player")
+        object.__setattr__(self, "name", name)
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,10 @@ class Command:
     is_admin: bool = False  # the platform says the user administers the chat
     private: bool = False  # a private chat with the bot (practice games against AI)
     thread_id: str = ""  # the forum topic the command was typed in (Telegram), kept with the lobby and game
+
+    def __post_init__(self) -> None:
+        """The chat's title is shown in every hand ("Durak in <title>"): cleaned like a name."""
+        object.__setattr__(self, "chat_title", shown_name(self.chat_title))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
-"""The lobby: open, join, leave, add AI seats, start, cancel, rematch. Pure: see `Decision`."""
+"""The lobby: open, join, leave, add and remove AI seats, start, cancel, rematch. Pure: see `Decision`."""
 
 from __future__ import annotations
+
+import itertools
 
 from bot import payloads
 from bot.context import Context
@@ -69,7 +71,9 @@ def lobby_saved(ctx: Context, lobby: Lobby, *extra: Alert, new_message: bool = F
 def lobby_action(
     ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bool = False, seats_seen: int | None = None
 ) -> Decision:
-    """Join, leave, add an AI, start or cancel; each answers the user with a short alert."""
+    """Join, leave, add or remove an AI, start or cancel; each answers the user with a short alert.
+
+    ``is_admin`` comes with commands only (a press does not say whether its presser administers the chat)."""
     _ = ctx.tr(user.lang)._
     seated = seat_of(lobby, user.id) is not None
     full = len(lobby.seats) >= capacity(lobby.words)
@@ -92,19 +96,9 @@ def lobby_action(
     if code.startswith(payloads.TEAM):
         return pick_team(ctx, lobby, user, code.partition(":")[2], full)
     if code.startswith(payloads.ADD_AI):
-        level = code.partition(":")[2] or "normal"
-        if level not in AI_LEVELS:
-            return show(Alert(user.id, _("That button is not valid."), show_alert=True))
-        if full:
-            return show(Alert(user.id, _("The game is full."), show_alert=True))
-        if seats_seen is not None and seats_seen != len(lobby.seats):
-            # a repeated delivery of the same press, or a press on an older lobby message: add nobody twice
-            return show(Alert(user.id, _("The lobby has changed: press Add AI again if you still want one.")))
-        number = 1 + sum(1 for s in lobby.seats if s.is_ai)
-        ai_id = f"ai{number}-{lobby.lobby_id}"
-        name = ctx.tr(lobby.lang)._("AI {number}").format(number=number)
-        seat = Seat(user_id=ai_id, name=name, lang=lobby.lang, ai=level)
-        return lobby_saved(ctx, lobby.model_copy(update={"seats": [*lobby.seats, seat]}), Alert(user.id, ""))
+        return add_ai(ctx, lobby, user, code.partition(":")[2] or "normal", seated or is_admin, seats_seen)
+    if code == payloads.REMOVE_AI:
+        return remove_ai(ctx, lobby, user, seated or is_admin, seats_seen)
     if code == payloads.START:
         if len(lobby.seats) < 2:
             return show(Alert(user.id, _("At least two players are needed."), show_alert=True))
@@ -134,6 +128,49 @@ def lobby_action(
     return show(Alert(user.id, _("That button is not valid."), show_alert=True))
 
 
+def add_ai(
+    ctx: Context, lobby: Lobby, user: User, level: str, may_seat: bool, seats_seen: int | None
+) -> Decision:
+    """An AI takes the next seat, at the request of someone seated (or an admin): a passer-by cannot fill
+    the lobby with AIs and leave no seat for the friends who wanted to play."""
+    _ = ctx.tr(user.lang)._
+    if level not in AI_LEVELS:
+        return show(Alert(user.id, _("That button is not valid."), show_alert=True))
+    if not may_seat:
+        return show(Alert(user.id, _("Join the game first to add an AI."), show_alert=True))
+    if len(lobby.seats) >= capacity(lobby.words):
+        return show(Alert(user.id, _("The game is full."), show_alert=True))
+    if seats_seen is not None and seats_seen != len(lobby.seats):
+        # a repeated delivery of the same press, or a press on an older lobby message: add nobody twice
+        return show(Alert(user.id, _("The lobby has changed: press Add AI again if you still want one.")))
+    name_of = ctx.tr(lobby.lang)._("AI {number}").format
+    taken = {s.user_id for s in lobby.seats} | {s.name for s in lobby.seats if s.is_ai}
+    number = next(
+        n
+        for n in itertools.count(1)
+        if f"ai{n}-{lobby.lobby_id}" not in taken and name_of(number=n) not in taken
+    )
+    seat = Seat(
+        user_id=f"ai{number}-{lobby.lobby_id}", name=name_of(number=number), lang=lobby.lang, ai=level
+    )
+    return lobby_saved(ctx, lobby.model_copy(update={"seats": [*lobby.seats, seat]}), Alert(user.id, ""))
+
+
+def remove_ai(ctx: Context, lobby: Lobby, user: User, may_seat: bool, seats_seen: int | None) -> Decision:
+    """The AI seated last leaves, at the request of someone seated (or an admin): a seat for a friend."""
+    _ = ctx.tr(user.lang)._
+    if not may_seat:
+        return show(Alert(user.id, _("Join the game first to remove an AI."), show_alert=True))
+    if seats_seen is not None and seats_seen != len(lobby.seats):
+        # as for Add AI: a repeated press must not remove a second AI
+        return show(Alert(user.id, _("The lobby has changed: press Remove AI again if you still want to.")))
+    ais = [index for index, seat in enumerate(lobby.seats) if seat.is_ai]
+    if not ais:
+        return show(Alert(user.id, _("There is no AI seat to remove.")))
+    seats = [seat for index, seat in enumerate(lobby.seats) if index != ais[-1]]
+    return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
+
+
 def closed(ctx: Context, text: str, *extra: Alert) -> Decision:
     """The lobby (or game) message turns into a short notice without buttons; the record is removed."""
     return Decision(
@@ -145,7 +182,7 @@ def closed(ctx: Context, text: str, *extra: Alert) -> Decision:
 
 
 def rematch(ctx: Context, finished: Finished, user: User) -> Decision:
-    """A new lobby with the same seats and rules; the opener follows the chat's last durak (RULES.md)."""
+    """A new lobby with the same seats and rules; the opener follows the chat's last durak (rules.md §3.2)."""
     lobby = Lobby(
         lobby_id=ctx.new_id(),
         creator=user.id if seat_of(finished, user.id) is not None else finished.creator,

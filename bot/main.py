@@ -16,28 +16,33 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
+from bot.adapter import SERVED_PLATFORMS, RunPlatform
 from bot.config import BotConfig
+
+if TYPE_CHECKING:
+    from storage.store import GameStore
 
 log = logging.getLogger("durak.main")
 
 LEVELS = ("easy", "normal", "hard")
 LANGS = ("en", "ru", "it")
-NO_PLATFORM = """Nothing to serve: set at least one of
-  TELEGRAM_TOKEN   the token @BotFather gives you (https://t.me/BotFather, /newbot)
-  DISCORD_TOKEN    the bot token of your application (https://discord.com/developers/applications)
-in the environment or in a .env file here (copy .env.example to .env).
-To play without a token: durak-bot play"""
+NO_PLATFORM = "\n".join(
+    [
+        "Nothing to serve: set at least one of",
+        *(f"  {platform.token_setting:<16} {platform.token_help}" for platform in SERVED_PLATFORMS),
+        "in the environment or in a .env file here (copy .env.example to .env).",
+        "To play without a token: durak-bot play",
+    ]
+)
 BACKGROUND: set[asyncio.Task[Any]] = set()
-PLATFORM_MODULES = {
-    "telegram": ("adapters.telegram.app", "run_telegram"),
-    "discord": ("adapters.discord.app", "run_discord"),
-}
+PLATFORM_MODULES = {platform.name: (platform.module, platform.entry) for platform in SERVED_PLATFORMS}
+PLATFORM_IDS = {platform.name: platform.id for platform in SERVED_PLATFORMS}
 
 
 def player_count(text: str) -> int:
@@ -111,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     quiet = args.command in ("play", "demo", "replay") and config.log_level != "DEBUG"
     from bot.logs import configure
 
-    configure(logging.WARNING if quiet else config.log_level, config.log_format)  # json: see bot/logs.py
+    level = logging.WARNING if quiet else config.log_level
+    configure(level, config.log_format, config=config)  # json, secrets masked: see bot/logs.py
     commands: dict[str, Callable[[BotConfig, argparse.Namespace], Coroutine[Any, Any, int]]] = {
         "play": play,
         "demo": demo,
@@ -130,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-async def open_store_or_explain(redis_url: str | None, data_dir: Path) -> tuple[Any, Any] | None:
+async def open_store_or_explain(
+    redis_url: str | None, data_dir: Path
+) -> tuple[GameStore, Callable[[], Awaitable[None]]] | None:
     """The store and its close function; None (after saying why) when the embedded Redis cannot start."""
     from storage.connect import open_store
 
@@ -197,8 +205,9 @@ async def demo(config: BotConfig, args: argparse.Namespace) -> int:
 # ---- run ----------------------------------------------------------------------------------------------
 
 
-def platform_runner(name: str) -> Callable[..., Any] | str:
-    """The platform's start function, or a message saying why it cannot be loaded."""
+def platform_runner(name: str) -> RunPlatform | str:
+    """The platform's entry function (`bot.adapter.RunPlatform`), or a message saying why it cannot be
+    loaded."""
     module_name, function = PLATFORM_MODULES[name]
     try:
         module = importlib.import_module(module_name)
@@ -206,17 +215,17 @@ def platform_runner(name: str) -> Callable[..., Any] | str:
         if error.name and module_name.startswith(error.name):
             return f"{name.capitalize()} support is missing from this installation: no module {module_name}."
         raise
-    runner = getattr(module, function, None)
+    runner: RunPlatform | None = getattr(module, function, None)
     if not callable(runner):
-        return f"{module_name} has no {function}(config, service, store)."
-    return cast(Callable[..., Any], runner)
+        return f"{module_name} has no {function}(config, service, store, deliveries)."
+    return runner
 
 
-def config_problems(config: BotConfig, webhook: bool) -> list[str]:
+def config_problems(config: BotConfig) -> list[str]:
     problems = []
-    if webhook and not config.webhook_url:
+    if config.telegram_webhook and not config.webhook_url:
         problems.append("--webhook needs WEBHOOK_URL (the public https address Telegram will call).")
-    if webhook and not config.telegram_token:
+    if config.telegram_webhook and not config.telegram_token:
         problems.append("--webhook serves Telegram: set TELEGRAM_TOKEN.")
     if config.webhook_url and not config.webhook_url.startswith("https://"):
         problems.append("WEBHOOK_URL must start with https:// (Telegram calls webhooks over TLS only).")
@@ -224,8 +233,10 @@ def config_problems(config: BotConfig, webhook: bool) -> list[str]:
 
 
 async def run(config: BotConfig, args: argparse.Namespace) -> int:
-    problems = config_problems(config, args.webhook)
-    runners: dict[str, Callable[..., Any]] = {}
+    if args.webhook:  # the adapters get the mode with the rest of the configuration
+        config = config.model_copy(update={"telegram_webhook": True})
+    problems = config_problems(config)
+    runners: dict[str, RunPlatform] = {}
     for name in config.platforms:
         runner = platform_runner(name)
         if isinstance(runner, str):
@@ -250,7 +261,7 @@ async def run(config: BotConfig, args: argparse.Namespace) -> int:
         await close()
 
 
-async def check(config: BotConfig, store: Any) -> int:
+async def check(config: BotConfig, store: GameStore) -> int:
     from storage.errors import StoreUnavailable
 
     where = "REDIS_URL" if config.redis_url else f"the embedded redis-server in {config.data_dir}"
@@ -267,29 +278,35 @@ async def check(config: BotConfig, store: Any) -> int:
         port = f"{config.port} (the webhook's)" if config.metrics_on_webhook else str(config.metrics_port)
         print(f"Metrics: on, GET /metrics on port {port}")
     print(f"Redis: ok ({where})")
-    for name in PLATFORM_MODULES:
-        token = f"{name.upper()}_TOKEN"
-        print(
-            f"{name.capitalize()}: {'will be served' if name in config.platforms else f'off (set {token})'}"
+    for platform in SERVED_PLATFORMS:
+        state = (
+            "will be served" if platform.name in config.platforms else f"off (set {platform.token_setting})"
         )
+        print(f"{platform.name.capitalize()}: {state}")
     if not config.platforms:
-        print("Nothing would be served yet: set TELEGRAM_TOKEN and/or DISCORD_TOKEN.")
+        tokens = " and/or ".join(platform.token_setting for platform in SERVED_PLATFORMS)
+        print(f"Nothing would be served yet: set {tokens}.")
     return 0
 
 
-async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., Any]]) -> int:
+async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatform]) -> int:
     """Every configured platform in this one process, beside one turn-timer loop for all of them."""
+    from bot.ai_pool import AiPool, hint_limiter
     from bot.context import ServiceConfig
-    from bot.ratelimit import PressLimiter
+    from bot.ratelimit import PressLimiter, command_limiter
     from bot.runtime import tune_garbage_collector
     from bot.service import GameService
     from bot.timers import Deliveries, run_timers
 
     tune_garbage_collector()  # every module this process needs is imported by now
+    ai = AiPool(config.ai_workers, config.ai_deadline_ms / 1000)  # AI moves and /hint off the event loop
     service = GameService(
         store,
         ServiceConfig(ai_delay=config.ai_delay, start_wait=config.start_wait),
         limiter=PressLimiter(),  # per process: see bot/ratelimit.py
+        ai=ai,
+        hint_limiter=hint_limiter(),
+        commands=command_limiter(),  # a flood of commands costs neither Redis calls nor group messages
     )
     stop = asyncio.Event()
     deliveries = Deliveries()  # each adapter registers how its platform's deadline effects are delivered
@@ -298,6 +315,7 @@ async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., 
     leave_on_sigterm(asyncio.current_task())
     try:
         log.info("serving %s", ", ".join(runners))
+        await ai.warm_up()
         await asyncio.gather(
             *(as_awaitable(runner(config, service, store, deliveries)) for runner in runners.values())
         )
@@ -305,14 +323,43 @@ async def serve(config: BotConfig, store: Any, runners: dict[str, Callable[..., 
     except asyncio.CancelledError:
         log.info("stopping")
         return 0
+    except Exception as error:
+        refusal = refused_token(error)
+        if refusal is None:
+            raise
+        print(refusal, file=sys.stderr)  # one line: the traceback would only repeat the token
+        return 2
     finally:
         stop.set()
         await asyncio.wait_for(timers, timeout=5)
+        await ai.aclose()  # every AI worker process has exited when `run` returns
         if metrics_server is not None:
             metrics_server.shutdown()
 
 
-def start_metrics(config: BotConfig, store: Any, stop: asyncio.Event, addr: str = "0.0.0.0") -> Any:
+REFUSALS = {
+    platform.refusal: f"{platform.name.capitalize()} refused the token; check {platform.token_setting}"
+    for platform in SERVED_PLATFORMS
+}
+
+
+def refused_token(error: BaseException) -> str | None:
+    """The one line to end with when a platform refused its token at start-up, else None. The platforms'
+    modules are looked up, not imported: a process serving one platform may not have the other installed."""
+    for (module, name), refusal in REFUSALS.items():
+        kind = getattr(sys.modules.get(module), name, None)
+        if isinstance(kind, type) and isinstance(error, kind):
+            return refusal
+    return None
+
+
+class MetricsServer(Protocol):
+    def shutdown(self) -> None: ...
+
+
+def start_metrics(
+    config: BotConfig, store: GameStore, stop: asyncio.Event, addr: str = "0.0.0.0"
+) -> MetricsServer | None:
     """With METRICS=on: count, and serve the numbers on METRICS_PORT (default 9464), or on the webhook's
     port when the Telegram webhook serves them (`BotConfig.metrics_on_webhook`). The HTTP server we
     started here, or None."""
@@ -325,14 +372,15 @@ def start_metrics(config: BotConfig, store: Any, stop: asyncio.Event, addr: str 
     except ImportError:
         log.error("METRICS=on needs the prometheus-client package (pip install prometheus-client)")
         return None
-    platforms = [{"telegram": "tg", "discord": "dc"}[name] for name in config.platforms]
+    platforms = [PLATFORM_IDS[name] for name in config.platforms]
     watcher = asyncio.get_running_loop().create_task(metrics.watch_active_games(store, platforms, stop))
     BACKGROUND.add(watcher)  # a task nobody holds may be garbage-collected while it runs
     watcher.add_done_callback(BACKGROUND.discard)
     if config.metrics_on_webhook:
         log.info("metrics on the Telegram webhook's port %d at /metrics", config.port)
         return None
-    return enabled.serve(config.metrics_port, addr)
+    server: MetricsServer = enabled.serve(config.metrics_port, addr)
+    return server
 
 
 def leave_on_sigterm(task: asyncio.Task[Any] | None) -> None:
@@ -344,11 +392,10 @@ def leave_on_sigterm(task: asyncio.Task[Any] | None) -> None:
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
 
 
-async def as_awaitable(result: Any) -> Any:
+async def as_awaitable(result: Awaitable[None] | None) -> None:
     """A platform's start function may be a coroutine function or a plain blocking one."""
-    if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
-        return await result
-    return result
+    if result is not None:
+        await result
 
 
 # ---- replay -------------------------------------------------------------------------------------------

@@ -34,6 +34,9 @@ class NoMetrics:
 
     def set_active_games(self, platform: str, count: int) -> None: ...
 
+    def ai_decided(self, kind: str, source: str) -> None:
+        """An AI move or `/hint` (``kind``) and where its answer came from (see bot/ai_pool.py)."""
+
     def exposition(self) -> tuple[bytes, str] | None:
         """The text a Prometheus scrape gets and its content type; None: nothing to serve."""
         return None
@@ -75,6 +78,11 @@ class PrometheusMetrics(NoMetrics):
             "durak_active_games", "Running games with an armed deadline (from Redis)", ["platform"],
             registry=self.registry,
         )  # fmt: skip
+        self.ai_decisions = Counter(
+            "durak_ai_decisions", "AI moves and hints by source: pool, here (cheap levels), or why not "
+            "(saturated, late, failed: the normal level's move instead)", ["kind", "source"],
+            registry=self.registry,
+        )  # fmt: skip
 
     def applied(self, platform: str, kind: str, seconds: float) -> None:
         self.actions.labels(platform, kind).inc()
@@ -93,6 +101,9 @@ class PrometheusMetrics(NoMetrics):
 
     def set_active_games(self, platform: str, count: int) -> None:
         self.active.labels(platform).set(count)
+
+    def ai_decided(self, kind: str, source: str) -> None:
+        self.ai_decisions.labels(kind, source).inc()
 
     def exposition(self) -> tuple[bytes, str] | None:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest

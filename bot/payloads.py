@@ -13,8 +13,9 @@ from dataclasses import dataclass
 MAX_PAYLOAD_BYTES = 64
 
 # lobby and table codes (game actions use core's action codes: a:6S, c:0:9S, t, p, x:6H, e)
-JOIN, LEAVE, START, CANCEL, REMATCH, HAND, HINT = "J", "L", "S", "C", "R", "H", "?"
+JOIN, LEAVE, START, CANCEL, REMATCH, HAND = "J", "L", "S", "C", "R", "H"
 ADD_AI = "A"  # "A:easy", "A:normal", "A:hard"
+REMOVE_AI = "D"  # drop the lobby's last AI seat; like Add AI, its step is the number of seats it saw
 TEAM = "T"  # "T:0", "T:1": pick a side in a team game
 
 _CHAT = r"-?[0-9A-Za-z_]{1,24}"
@@ -37,7 +38,7 @@ class Payload:
 
 def parse(text: str) -> Payload | None:
     """The payload's parts, or None when it is not one of ours (forged, truncated, from an old bot)."""
-    match = _PATTERN.match(text)
+    match = _PATTERN.fullmatch(text)  # not `match`: its `$` would also accept a trailing newline
     if match is None:
         return None
     chat_id, game_id, step, code = match.groups()

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 from bot import payloads
-from bot.ai_seats import choose_ai_action, safe_default
+from bot.ai_seats import FALLBACK_LEVEL, choose_ai_action, safe_default
 from bot.context import Context
 from bot.decision import FINISHED_TTL, GAME_TTL, Decision, show
 from bot.effects import Alert, Effect, Message, Notice, Reply, ShowHand, ShowTable
 from bot.events import events_of_step, remember
 from bot.i18n import Translator
 from bot.inputs import User
+from bot.outbox import table_behind
 from bot.payloads import Payload
 from bot.render.hand import render_hand
 from bot.render.summary import render_result
@@ -71,10 +72,11 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
             decision = settle(ctx, session, header, game)
             decision.effects.append(hand)
         return decision
-    if payload.step != game.step:
-        return show(
-            Alert(user.id, _("That button is out of date: use the newest message."), show_alert=False)
-        )
+    if payload.step < game.step:  # nothing is saved: drawn as stored, autopilot and all
+        assert isinstance(session.header, Playing)
+        return stale_press(ctx, session.header, game, seat_no, user)
+    if payload.step > game.step:  # never drawn by us: forged
+        return show(Alert(user.id, _("That button is out of date: use the newest message.")))
     try:
         action = Action.parse(payload.code)
         game.check(seat_no, action)
@@ -84,6 +86,32 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
     decision = apply_and_settle(ctx, session, header, game, seat_no, action)
     decision.effects.insert(0, Alert(user.id, ""))
     return decision
+
+
+def stale_press(ctx: Context, header: Playing, game: Game, seat_no: int, user: User) -> Decision:
+    """A button drawn before the game's current step. Its screen may be out of date too (a process that
+    died with its edits still queued never sent the newer one), so the presser's own hand is shown again as
+    stored, and the table when the one last delivered is older than the stored game (`bot.outbox`). Only
+    their own hand, whoever's old button it was."""
+    _ = ctx.tr(user.lang)._
+    return show(
+        Alert(user.id, _("That button is out of date: use the newest message."), show_alert=False),
+        current_hand(ctx, header, game, seat_no),
+        *([current_table(ctx, header, game)] if table_behind(ctx.record) else []),
+    )
+
+
+def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
+    """The table as the stored game draws it now, in the chat's language."""
+    message = render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang))
+    return ShowTable(ctx.chat_id, message, header.game_id)
+
+
+def current_hand(ctx: Context, header: Playing, game: Game, seat_no: int) -> ShowHand:
+    """A person's hand as the stored game draws it now, in their language (as `screen_changes` draws it)."""
+    seat = header.seats[seat_no]
+    message = render_hand(header, game.view(seat_no), ctx.chat_id, ctx.tr(seat.lang))
+    return ShowHand(ctx.chat_id, seat.user_id, message, header.game_id)
 
 
 def surrender(ctx: Context, session: ChatSession, user: User) -> Decision:
@@ -107,7 +135,10 @@ def on_timer(ctx: Context, session: ChatSession) -> Decision:
         return show()
     seat = header.seats[seat_no]
     if seat.played_by_ai:
-        action = choose_ai_action(game, seat_no, seat.ai or "normal", header.game_id)
+        level = seat.ai or FALLBACK_LEVEL
+        action = ctx.ai.move(game, seat_no, level, header.game_id)
+        if action is None:  # the service always asks the pool first; never stall the seat if it did not
+            action = choose_ai_action(game, seat_no, FALLBACK_LEVEL, header.game_id)
         return apply_and_settle(ctx, session, header, game, seat_no, action)
     deadline = header.turn_deadline
     if deadline is not None and not header.reminded and ctx.now < deadline - 1:
@@ -143,14 +174,20 @@ def apply_and_settle(
 
 def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> Decision:
     """After a change: let inline AI seats move, finish a game that ended, set the next deadline, and say
-    what changed for the table and for each person's hand."""
+    what changed for the table and for each person's hand.
+
+    Inline AI moves (``ai_delay`` 0) are decided here only when ``ctx.ai.inline`` (the terminal, tests); with
+    a worker pool the chain stops at the first move not worked out ahead, and that seat's deadline (now)
+    lets the timer loop ask the pool for it."""
     if ctx.config.ai_delay <= 0:
         for _ in range(ctx.config.max_inline_ai_moves):
             seat_no = game.to_act
             if seat_no is None or not header.seats[seat_no].played_by_ai:
                 break
             seat = header.seats[seat_no]
-            action = choose_ai_action(game, seat_no, seat.ai or "normal", header.game_id)
+            action = ctx.ai.move(game, seat_no, seat.ai or FALLBACK_LEVEL, header.game_id)
+            if action is None:
+                break
             after = game.apply(seat_no, action)
             header = header.model_copy(
                 update={"events": remember(header.events, events_of_step(game, seat_no, action, after))}
@@ -300,6 +337,7 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         Notice(
             ctx.chat_id,
             render_result(result, header.seats, points, ctx.chat_id, header.game_id, ctx.tr(header.lang)),
+            final=True,
         )
     )
     finished = Finished(
@@ -370,9 +408,7 @@ def with_seat(header: Playing, seat_no: int, **changes: object) -> Playing:
 
 def hint_for(ctx: Context, session: ChatSession | None, user: User, private: bool) -> Decision:
     """`/hint` in a practice game (a private chat with the bot): the hard AI's view of each legal move."""
-    from bot.ai_seats import decision_seed
     from bot.render.hand import action_label
-    from core.ai import hint
 
     tr = ctx.tr(user.lang)
     _ = tr._
@@ -389,7 +425,11 @@ def hint_for(ctx: Context, session: ChatSession | None, user: User, private: boo
     seat_no = seat_of(header, user.id)
     assert seat_no is not None
     view = game.view(seat_no)
-    ranked = hint(view, game.log, seed=decision_seed(header.game_id, game.step))
+    ranked = ctx.ai.ranking(game, seat_no, header.game_id) if view.legal_actions else ()
+    if ranked is None:
+        return show(
+            Reply(ctx.chat_id, message([line(_("Hints are busy right now: try again in a moment."))]))
+        )
     if not ranked:
         return show(Reply(ctx.chat_id, message([line(_("Nothing to decide now: it is not your turn."))])))
     lines = [line(_("Chance of not being the durak after each move:"))]

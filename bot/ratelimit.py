@@ -1,7 +1,9 @@
-"""A per-user limit on button presses, so one person flooding buttons cannot busy Redis for everyone.
+"""Per-user limits on button presses and on typed commands, so one person flooding cannot busy Redis (or a
+group's ~20 messages a minute) for everyone.
 
-A token bucket per (platform, user): ``burst`` presses at once, then ``rate`` per second. It is checked
-before the press is even parsed, so a refused press costs no Redis round trip.
+A token bucket per (platform, user): ``burst`` inputs at once, then ``rate`` per second. It is checked
+before the input is even parsed, so a refused press or command costs no Redis round trip. Commands get a
+bucket of their own (`command_limiter`), slower than presses: people type far less often than they tap.
 
 The buckets live in this process only: with several bot processes a user's presses are limited in each
 process separately (Telegram webhooks spread one user's updates over the processes, so the effective limit is
@@ -16,6 +18,8 @@ from collections.abc import Callable
 
 DEFAULT_RATE = 5.0  # presses per second, sustained: well above what a person taps while playing
 DEFAULT_BURST = 15.0  # presses at once: a quick player clearing a hand, or a double tap
+COMMAND_RATE = 0.5  # commands per second, sustained: nobody types more than one every two seconds for long
+COMMAND_BURST = 5.0  # commands at once: /newgame, /join, /start and a /rules in a row
 
 
 class PressLimiter:
@@ -56,3 +60,8 @@ class PressLimiter:
         idle = [key for key, (_, at) in self.buckets.items() if now - at >= full_after]
         for key in idle or list(self.buckets)[: len(self.buckets) // 2]:
             del self.buckets[key]
+
+
+def command_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
+    """The per-user bucket for commands (`GameService.commands`)."""
+    return PressLimiter(COMMAND_RATE, COMMAND_BURST, clock)

@@ -13,26 +13,28 @@ import string
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from bot import command_handlers, metrics, payloads, play, recovery, repair
 from bot import lobby as lobby_logic
-from bot import metrics, payloads, play
+from bot.ai_seats import OFF_LOOP
+from bot.commands import command_named
 from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import translator
 from bot.inputs import Command, Input, Press, TimerDue, User
 from bot.ratelimit import PressLimiter
-from bot.render.rules import render_rules, settings_problem
-from bot.render.summary import render_help, render_stats
 from bot.render.text import line, message
 from bot.session import ChatSession, Finished, Lobby, Playing
-from core import Settings, SettingsError
 from core.deal import new_seed
-from core.settings import accepted_words
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
 from storage.models import ChatRecord
 from storage.store import GameStore
+
+if TYPE_CHECKING:
+    from bot.ai_pool import AiPool, Prepare
 
 log = logging.getLogger("durak.service")
 actions_log = logging.getLogger("durak.actions")  # one line per applied input (see bot/logs.py)
@@ -66,7 +68,7 @@ class RecentStates:
         known = self.items.get(chat)
         if known is not None and known[0].state == state:
             return known[1]
-        return ChatSession.decode(state)
+        return repair.decoded(state)  # raises repair.Unreadable
 
     def running_game(self, chat: ChatRef) -> ChatRecord | None:
         """The record last saved here when it holds a running game (whose moves read nothing else from it)."""
@@ -95,6 +97,9 @@ class GameService:
         new_id: Callable[[], str] = new_short_id,
         seed_source: Callable[[], int] = new_seed,
         limiter: PressLimiter | None = None,
+        ai: AiPool | None = None,
+        hint_limiter: PressLimiter | None = None,
+        commands: PressLimiter | None = None,
     ) -> None:
         self.store = store
         self.config = config or ServiceConfig()
@@ -103,6 +108,9 @@ class GameService:
         self.seed_source = seed_source
         self.recent = RecentStates()
         self.limiter = limiter  # `durak-bot run` sets one; tests and the terminal press as fast as they like
+        self.ai = ai  # `durak-bot run`: AI moves and /hint in worker processes, never on the event loop
+        self.hint_limiter = hint_limiter  # `durak-bot run`: /hint per user (each costs a worker ~160 ms)
+        self.commands = commands  # `durak-bot run`: typed commands per user (`ratelimit.command_limiter`)
 
     async def handle(self, event: Input) -> list[Effect]:
         """Everything the audiences should now see after ``event``; never raises for bad input."""
@@ -117,6 +125,11 @@ class GameService:
             metrics.METRICS.refused(event.platform, "unavailable")
             return unavailable(event)
 
+    async def catch_up(self, chat: ChatRef) -> list[Effect]:
+        """The screens of ``chat``'s running game that its players may not have (`bot.recovery`), drawn from
+        the stored state; a turn deadline passed meanwhile is moved on first. Raises StoreUnavailable."""
+        return await self._decide(chat, recovery.catch_up, "recover")
+
     async def handle_timer(self, due: TimerDue) -> list[Effect]:
         """As `handle` for a deadline, but a Redis outage raises StoreUnavailable: the timer loop then
         leaves the deadline claimed, and it fires again after its lease instead of being lost."""
@@ -127,18 +140,26 @@ class GameService:
     async def _command(self, command: Command) -> list[Effect]:
         chat = ChatRef(command.platform, command.chat_id)
         name, user = command.name.lower(), command.user
-        if name == "stats":
-            record = await self.store.load(chat)
-            rows = await self.store.stats(chat)
-            return [Reply(chat.chat_id, render_stats(rows, translator(record.lang or user.lang)))]
-        if name == "settings":
-            return await self._settings(chat, command)
-        if name == "help" or (name == "start" and command.private and not command.words):
-            # Telegram sends /start when someone opens the bot's private chat; in a group it starts the lobby
-            record = await self.store.load(chat)
-            return [Reply(chat.chat_id, render_help(accepted_words(), translator(record.lang or user.lang)))]
+        if self.commands is not None and not self.commands.allow(chat.platform, user.id):
+            # before any Redis call; an alert reaches only the sender, never the group
+            metrics.METRICS.refused(chat.platform, "rate_limited")
+            return [Alert(user.id, translator(user.lang)._("Too many commands: wait a moment."))]
+        spec = command_named(name)
+        handler = spec.handler if spec is not None else command_handlers.unknown
+        return await handler(self, command)
+
+    async def decide_command(
+        self,
+        command: Command,
+        decide: Callable[[Context, ChatSession | None, Command], Decision],
+        prepare: Prepare | None = None,
+    ) -> list[Effect]:
+        """A command's handler deciding on the chat's stored record (`bot.command_handlers`)."""
         return await self._decide(
-            chat, lambda ctx, session: self._route_command(ctx, session, command), "/" + name
+            ChatRef(command.platform, command.chat_id),
+            lambda ctx, session: decide(ctx, session, command),
+            "/" + command.name.lower(),
+            prepare=prepare,
         )
 
     async def _press(self, press: Press) -> list[Effect]:
@@ -173,81 +194,8 @@ class GameService:
                 return show()  # the game moved on since the timer was set
             return play.on_timer(ctx, session)
 
-        return await self._decide(chat, decide, "timer", from_memory=True)
-
-    async def _settings(self, chat: ChatRef, command: Command) -> list[Effect]:
-        record = await self.store.load(chat)
-        tr = translator(record.lang or command.user.lang)
-        _ = tr._
-        if not command.words:
-            current = record.settings or ""
-            lines = [line(_("Default rules of this chat: {words}").format(words=current or _("classic")))]
-            lines.append(line(_("Language: {lang}").format(lang=record.lang or "en")))
-            return [Reply(chat.chat_id, message(lines))]
-        if not (command.is_admin or command.private):
-            return [
-                Reply(chat.chat_id, message([line(_("Only an admin of this chat can change its settings."))]))
-            ]
-        words = command.words.split()
-        langs = [w.split("=", 1)[1].lower() for w in words if w.lower().startswith("lang=")]
-        rule_words = " ".join(w for w in words if not w.lower().startswith("lang="))
-        if any(lang not in LANGUAGES for lang in langs):
-            return [
-                Reply(
-                    chat.chat_id, message([line(_("Languages: {langs}").format(langs=", ".join(LANGUAGES)))])
-                )
-            ]
-        tr = translator(langs[-1]) if langs else tr  # "lang=ru" answers in Russian, refusals too
-        try:
-            settings = lobby_logic.merged_settings(record.settings, rule_words) if rule_words else None
-        except SettingsError as error:
-            return [Reply(chat.chat_id, message([line(settings_problem(error, tr))]))]
-        await self.store.set_chat_settings(
-            chat, words=settings.to_words() if settings else None, lang=langs[-1] if langs else None
-        )
-        return [Reply(chat.chat_id, message([line(tr._("Saved."))]))]
-
-    def _route_command(self, ctx: Context, session: ChatSession | None, command: Command) -> Decision:
-        name, user = command.name.lower(), command.user
-        _ = ctx.tr(user.lang)._
-        header = session.header if session is not None else None
-        if name in ("newgame", "new"):
-            return lobby_logic.open_lobby(
-                ctx, session, user, command.words, command.chat_title, command.thread_id
-            )
-        if name == "rules":
-            if session is not None and session.game is not None:
-                settings = session.game.settings
-            else:
-                settings = Settings.from_words(
-                    header.words if isinstance(header, Lobby | Finished) else ctx.record.settings or ""
-                )
-            return show(Reply(ctx.chat_id, render_rules(settings, ctx.tr(user.lang))))
-        if name == "hint":
-            return play.hint_for(ctx, session, user, command.private)
-        if isinstance(header, Lobby):
-            codes = {
-                "join": payloads.JOIN,
-                "leave": payloads.LEAVE,
-                "start": payloads.START,
-                "cancel": payloads.CANCEL,
-            }
-            if name in codes:
-                return lobby_logic.lobby_action(ctx, header, user, codes[name], is_admin=command.is_admin)
-        if isinstance(header, Playing) and session is not None:
-            if name == "leave":
-                return play.surrender(ctx, session, user)
-            if name == "cancel":
-                if user.id != header.creator and not command.is_admin:
-                    return show(
-                        Reply(ctx.chat_id, message([line(_("Only the creator or an admin can cancel."))]))
-                    )
-                return lobby_logic.closed(ctx, _("The game was cancelled."))
-        if name in ("join", "leave", "start", "cancel"):
-            return show(
-                Reply(ctx.chat_id, message([line(_("There is no open lobby. Start one with /newgame."))]))
-            )
-        return show(Reply(ctx.chat_id, message([line(_("Unknown command. Try /help."))])))
+        prepare = self.ai.for_timer(due.version) if self.ai is not None else None
+        return await self._decide(chat, decide, "timer", from_memory=True, prepare=prepare)
 
     # ---- load, decide, save ------------------------------------------------------------------------
 
@@ -258,26 +206,38 @@ class GameService:
         action: str = "",
         *,
         from_memory: bool = False,
+        prepare: Prepare | None = None,
     ) -> list[Effect]:
         """Load, decide, save; on a conflict decide again on the record the save returned.
 
         ``from_memory`` (moves and deadlines): when this process saved the chat's running game last, decide on
         that record without loading it, one round trip instead of two. Only a save can confirm such a
-        decision, so one that saves nothing (a refusal) is made again on the loaded record."""
+        decision, so one that saves nothing (a refusal) is made again on the loaded record.
+
+        ``prepare`` works out AI moves or hints off the event loop first (`bot.ai_pool`); with a pool, no
+        decision works out an AI move itself."""
         begin = time.perf_counter()
+        notes: list[Effect] = []  # what `bot.repair` tells the chat about a stored record it had to repair
         record = self.recent.running_game(chat) if from_memory else None
         confirmed = record is None
         if record is None:
-            record = await self.store.load(chat)
+            record = await repair.loaded(self.store, chat, notes)
         for _attempt in range(MAX_ATTEMPTS):
             ctx = Context(chat, record, self.clock(), self.new_id, self.seed_source, self.config)
-            session = self.recent.session(chat, record.state)
+            try:
+                session = self.recent.session(chat, record.state)
+            except repair.Unreadable as problem:
+                record, confirmed = await repair.set_aside(self.store, chat, record, problem, notes), True
+                continue
+            if self.ai is not None:
+                answers = await prepare(ctx, session) if prepare is not None else OFF_LOOP
+                ctx = replace(ctx, now=self.clock(), ai=answers)
             decision = decide(ctx, session)
             if not decision.save:
                 if not confirmed:
-                    record, confirmed = await self.store.load(chat), True
+                    record, confirmed = await repair.loaded(self.store, chat, notes), True
                     continue
-                return stamped(decision.effects, record.version)  # drawn from the stored record
+                return notes + stamped(decision.effects, record.version)  # drawn from the stored record
             state = decision.session.encode() if decision.session is not None else None
             saved = await self.store.save_or_current(
                 chat,
@@ -289,18 +249,20 @@ class GameService:
                 last_durak=decision.last_durak,
                 clear_last_durak=decision.clear_last_durak,
                 state_must_exist=not confirmed,
+                request_id=secrets.token_hex(8),  # a lost reply is asked about, not reported as an outage
+                running=decision.session is not None and isinstance(decision.session.header, Playing),
             )
             if isinstance(saved, int):
                 self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
-                return stamped(decision.effects, saved)
+                return notes + stamped(decision.effects, saved)
             log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
-            record, confirmed = saved, True
-        return [Alert("", translator(None)._("The table is busy, try again."))]
+            record, confirmed = await repair.with_usable_defaults(self.store, chat, saved, notes), True
+        return notes + [Alert("", translator(None)._("The table is busy, try again."))]
 
     @staticmethod
     def _applied(chat: ChatRef, version: int, action: str, decision: Decision, seconds: float) -> None:
-        kind = "timer" if action == "timer" else "command" if action.startswith("/") else "press"
+        kind = "timer" if action in ("timer", "recover") else "command" if action.startswith("/") else "press"
         metrics.METRICS.applied(chat.platform, kind, seconds)
         if actions_log.isEnabledFor(logging.INFO):
             header = decision.session.header if decision.session is not None else None
@@ -357,7 +319,3 @@ def unavailable(event: Input) -> list[Effect]:
     if isinstance(event, Command):
         return [Reply(event.chat_id, message([line(text)]))]
     return []
-
-
-def empty_record() -> ChatRecord:
-    return ChatRecord()

@@ -2,18 +2,24 @@
 
 The store keeps it as one string: a small JSON header (seats, ids, timers, recent events) and, for a game,
 ``Game.to_json()`` on the next line, so the engine state is never escaped inside another JSON document.
+
+Both parts carry a format version: the header's ``format`` (`SESSION_FORMAT`; a header without one is format
+1, as the first releases wrote it) and the game's (`core.serialize.FORMAT_VERSION`). A release loads its own
+format and the one before it, and refuses a newer one (`bot.repair` then sets the record aside), so a deploy
+can roll forward while games run, and a rollback loses only the games the newer release started.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from core import Game
 
 AI_LEVELS = ("easy", "normal", "hard")
+SESSION_FORMAT: Final = 1
 
 
 class Seat(BaseModel):
@@ -50,7 +56,14 @@ class Event(BaseModel):
     count: int = 0
 
 
-class Lobby(BaseModel):
+class Stored(BaseModel):
+    """What every header starts with: the session format it was written in (only formats this release reads
+    validate; anything newer is refused)."""
+
+    format: Literal[1] = SESSION_FORMAT
+
+
+class Lobby(Stored):
     kind: Literal["lobby"] = "lobby"
     lobby_id: str
     creator: str  # user id
@@ -62,7 +75,7 @@ class Lobby(BaseModel):
     thread_id: str = ""  # forum topic the lobby was opened in (Telegram)
 
 
-class Playing(BaseModel):
+class Playing(Stored):
     kind: Literal["game"] = "game"
     game_id: str
     creator: str
@@ -77,7 +90,7 @@ class Playing(BaseModel):
     events: list[Event] = Field(default_factory=list)
 
 
-class Finished(BaseModel):
+class Finished(Stored):
     kind: Literal["finished"] = "finished"
     game_id: str
     creator: str

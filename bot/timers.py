@@ -4,6 +4,9 @@ Run one loop per process. The store's claim is atomic, so several processes (or 
 by side and each deadline is handled once; it is leased, so a deadline claimed by a process that is killed
 fires again after the lease from another. A claim carries the chat's version; the service ignores a deadline
 whose game has moved on, so a late or repeated claim does nothing.
+
+Before its first claim for a platform, the loop catches up that platform's running games (`bot.recovery`):
+screens a dead process never delivered are shown again, through the same delivery as a deadline's effects.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot import metrics
+from bot.adapter import Adapter
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
@@ -25,6 +29,7 @@ from storage.store import GameStore
 log = logging.getLogger("durak.timers")
 
 LEASE = 30.0  # seconds a claimed deadline waits before another process may claim it again
+CATCH_UP_AT_ONCE = 32  # running games checked (and shown again) at the same time when a platform starts
 
 Deliver = Callable[[TimerDue, list[Effect]], Awaitable[None]]
 
@@ -47,6 +52,13 @@ class Deliveries:
         """An adapter stopping: its platform's deadlines due from now on wait for another process."""
         if self.routes.get(platform) == deliver:
             del self.routes[platform]
+
+    def join(self, adapter: Adapter) -> None:
+        """An adapter ready to deliver: this process claims its platform's deadlines from now on."""
+        self.register(adapter.platform, adapter.deliver_due)
+
+    def leave(self, adapter: Adapter) -> None:
+        self.unregister(adapter.platform, adapter.deliver_due)
 
     @property
     def platforms(self) -> list[str]:
@@ -78,24 +90,67 @@ async def handle_due(
     With a ``lease`` the claims stay in Redis until given back: ``done`` is a list kept by the caller from
     one pass to the next, holding the claims handled; the next claim removes them in the same round trip. A
     claim this process never gives back (it was killed, or Redis failed while handling it) fires again after
-    the lease, from whichever process claims it."""
+    the lease, from whichever process claims it.
+
+    The claimed deadlines (one per chat) are handled side by side: an AI seat's move waits for a worker
+    process (`bot.ai_pool`), and one chat's AI must not hold back every other chat's deadline."""
     claimed = await store.claim_due_timers(now, limit, platforms=platforms, lease=lease, done=done or ())
     if done is not None:
         done.clear()
-    for chat, version in claimed:
-        due = TimerDue(chat.platform, chat.chat_id, version)
-        try:
-            effects = await service.handle_timer(due)
-            if effects:
-                await deliver(due, effects)
-        except StoreUnavailable:
-            raise  # not given back: it fires again after the lease
-        except Exception:  # one chat's failure must not stop every other chat's timers
-            log.exception("timer for %s at version %s failed", chat, version)
-            metrics.METRICS.error("timer")
-        if done is not None:
-            done.append((chat, version))
+    outcomes = await asyncio.gather(
+        *(handle_one(service, deliver, chat, version) for chat, version in claimed)
+    )
+    if done is not None:
+        done.extend(claim for claim, outcome in zip(claimed, outcomes, strict=True) if outcome is None)
+    outage = next((outcome for outcome in outcomes if outcome is not None), None)
+    if outage is not None:
+        raise outage  # those not given back fire again after the lease
     return len(claimed)
+
+
+async def handle_one(
+    service: GameService, deliver: Deliver, chat: ChatRef, version: int
+) -> StoreUnavailable | None:
+    """Handle and deliver one claimed deadline; the Redis outage that kept it from being handled, if one did."""
+    due = TimerDue(chat.platform, chat.chat_id, version)
+    try:
+        effects = await service.handle_timer(due)
+        if effects:
+            await deliver(due, effects)
+    except StoreUnavailable as outage:
+        return outage
+    except Exception:  # one chat's failure must not stop every other chat's timers
+        log.exception("timer for %s at version %s failed", chat, version)
+        metrics.METRICS.error("timer")
+    return None
+
+
+async def catch_up_platform(service: GameService, platform: str, deliver: Deliver) -> int:
+    """Show again what a dead process never delivered: every running game of ``platform`` whose screens lag
+    the stored state (`bot.recovery`), delivered like a deadline's effects (with version 0: no deadline);
+    how many games were shown. `CATCH_UP_AT_ONCE` games at a time. One game's failure is logged and
+    skipped; a Redis outage raises StoreUnavailable."""
+
+    async def catch_up(chat: ChatRef) -> bool:
+        try:
+            effects = await service.catch_up(chat)
+            if effects:
+                await deliver(TimerDue(platform, chat.chat_id, 0), effects)
+            return bool(effects)
+        except StoreUnavailable:
+            raise
+        except Exception:
+            log.exception("catching up %s failed", chat)
+            metrics.METRICS.error("recover")
+            return False
+
+    chats = await service.store.running_chats(platform)
+    shown = 0
+    for first in range(0, len(chats), CATCH_UP_AT_ONCE):
+        shown += sum(await asyncio.gather(*map(catch_up, chats[first : first + CATCH_UP_AT_ONCE])))
+    if shown:
+        log.info("%s: %d running games shown again (their screens lagged the stored state)", platform, shown)
+    return shown
 
 
 async def run_timers(
@@ -112,12 +167,19 @@ async def run_timers(
     handle the due deadlines. A Redis outage is logged once and retried; it never ends the loop.
 
     Claims are leased (see `handle_due`): a deadline claimed by a process that dies fires ``lease`` seconds
-    later from another one."""
+    later from another one. Before its first claim for a platform, the loop catches up that platform's
+    running games (`catch_up_platform`), so a deadline that passed while no process served them is moved
+    on for a screen re-sent, not fired at a player who never saw it."""
     outage = False
     done: list[tuple[ChatRef, int]] = []
+    caught_up: set[str] = set()
     while not stop_event.is_set():
         try:
             served = platforms if platforms is not None else getattr(deliver, "platforms", PLATFORMS)
+            for platform in served:
+                if platform not in caught_up:
+                    await catch_up_platform(service, platform, deliver)
+                    caught_up.add(platform)
             claimed = await handle_due(
                 service, store, deliver, clock(), platforms=served, lease=lease, done=done
             )

@@ -1,14 +1,15 @@
 """A pure Durak rules engine: no I/O, no clock, no global randomness.
 
 Start with `new_game`, ask `legal_actions`, `apply` actions, and give players `view(seat)`.
-RULES.md (in the shared folder) is the specification this package implements.
+docs/rules.md is the specification this package implements.
 """
 
 from core.actions import Action, IllegalAction, Kind
 from core.cards import Card, beats
 from core.deal import SetupError, new_game, replay
+from core.events import Result
 from core.settings import Settings, SettingsError
-from core.state import Game, Phase, Result
+from core.state import Game, Phase
 from core.view import View
 
 __all__ = [

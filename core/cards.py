@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 DECK_LOWEST_RANK = {24: 7, 36: 4, 52: 0}  # rank index of the lowest card: 9, 6 and 2
 

@@ -10,7 +10,7 @@ from core.actions import Action
 from core.cards import Card, deck_ids
 from core.rules import start_bout
 from core.settings import Settings
-from core.state import HAND_SIZE, Game, Phase
+from core.state import HAND_SIZE, Game
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -86,38 +86,24 @@ def _deal(
         trump_card = order[dealt - 1]
         talon = ()
 
-    game = object.__new__(Game)
-    game.settings = settings
-    game.players = players
-    game.seed = seed
-    game.deck_order = order
-    game.dealer = dealer
-    game.last_durak = last_durak
-    game.hand_masks = tuple(hands)
-    game.talon = talon
-    game.trump_index = trump_card & 3
-    game.trump_card_id = trump_card
-    game.deal_trump_card_id = trump_card
-    game.discard = 0
-    game.attacks = ()
-    game.covers = ()
-    game.table_ranks = 0
-    game.phase = Phase.ATTACK
-    game.passed = 0
-    game.out = ()
-    game.emptied = ()
-    game.positions = frozenset()
-    game.result = None
-    game._log = None
-    game.step = 0
-    game.bout_number = 0
-    game.severny_card = -1
+    game = Game(
+        settings=settings,
+        players=players,
+        seed=seed,
+        deck_order=order,
+        dealer=dealer,
+        last_durak=last_durak,
+        hand_masks=tuple(hands),
+        talon=talon,
+        trump_card_id=trump_card,
+        deal_trump_card_id=trump_card,
+    )
     start_bout(game, _first_attacker(game), first=True)
     return game
 
 
 def _first_attacker(game: Game) -> int:
-    """RULES.md "Who attacks": after a durak by the opener option, otherwise the lowest trump."""
+    """rules.md §3.1 and §3.2: after a durak by the opener option, otherwise the lowest trump."""
     n = len(game.players)
     opener = game.settings.opener
     if game.last_durak is not None and opener == "durak_left":

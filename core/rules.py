@@ -2,33 +2,57 @@
 
 Every handler works on a fresh clone, so the game passed in is never changed. `_advance` is the only place
 that ends bouts, refills hands, puts players out, decides the result and starts the next bout, which keeps
-RULES.md's sequence (bout, refill, then the result) in one readable function.
+rules.md's sequence (§6, §7.4: bout, refill, then the result) in one readable function. What follows from
+an action is written into the log after it as events (`core.events`), in the order it happens.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import ParamSpec
 
 from core.actions import Action, Kind
 from core.cards import CARDS, TABLE_RANKS
-from core.state import HAND_SIZE, MAX_ATTACKS, Game, Phase, Result
+from core.events import (
+    BoutEnded,
+    BoutStarted,
+    Drew,
+    Event,
+    GameOver,
+    Result,
+    TrumpExchanged,
+    TrumpsChanged,
+    TurnedUpCardDrawn,
+    WentOut,
+)
+from core.state import HAND_SIZE, MAX_ATTACKS, Game, Phase, clone_game
+
+_P = ParamSpec("_P")
 
 
 def apply_action(game: Game, seat: int, action: Action) -> Game:
     """Apply an action already checked legal by ``Game.apply``."""
-    new = game.clone()
-    _HANDLERS[action.kind](new, seat, action)
-    new._log = (game._log, seat, action)
+    new = clone_game(game)
+    if game.recording:
+        new._log = (game._log, seat, action)
     new.step = game.step + 1
+    _HANDLERS[action.kind](new, seat, action)
     # An exchange uses no turn, but it changes a hand: while attackers throw in, priority is settled again so
-    # that a thrower who swapped away their only card of a table rank is skipped (fine point 4).
+    # that a thrower who swapped away their only card of a table rank is skipped (rules.md §8.4).
     if new.phase is not Phase.OVER and (action.kind is not Kind.EXCHANGE or new.phase in _THROWING):
         _advance(new)
     return new
 
 
 _THROWING = (Phase.THROW_IN, Phase.TAKING)
+
+
+def _emit(game: Game, kind: Callable[_P, Event], *args: _P.args, **kwargs: _P.kwargs) -> None:
+    """Record what just happened, after the action that caused it (-1: no seat chose it). A game that keeps
+    no history (the AI's sampled worlds) does not even make the event."""
+    if game.recording:
+        game._log = (game._log, -1, kind(*args, **kwargs))
 
 
 # ---- handlers --------------------------------------------------------------------------------------
@@ -85,6 +109,7 @@ def _exchange(game: Game, seat: int, action: Action) -> None:
     _set_hand(game, seat, game.hand_masks[seat] & ~(1 << lowest) | (1 << turned_up))
     game.talon = (*game.talon[:-1], lowest)
     game.trump_card_id = lowest
+    _emit(game, TrumpExchanged, seat, turned_up, lowest)
 
 
 def _surrender(game: Game, seat: int, action: Action) -> None:
@@ -114,7 +139,7 @@ def _set_hand(game: Game, seat: int, mask: int) -> None:
 
 
 def _remove_from_hand(game: Game, seat: int, card: int) -> None:
-    """A card leaves a hand; an empty hand with an empty talon is out at once (fine point 1)."""
+    """A card leaves a hand; an empty hand with an empty talon is out at once (rules.md §7.1)."""
     mask = game.hand_masks[seat] & ~(1 << card)
     _set_hand(game, seat, mask)
     if not mask:
@@ -122,6 +147,7 @@ def _remove_from_hand(game: Game, seat: int, card: int) -> None:
             game.emptied = (*game.emptied, seat)
         else:
             game.out = (*game.out, seat)
+            _emit(game, WentOut, seat, len(game.out))
 
 
 # ---- whose turn, and the end of a bout -------------------------------------------------------------
@@ -159,6 +185,7 @@ def _end_bout(game: Game, taken: bool) -> None:
         if card >= 0:
             table |= 1 << card
     defender = game.defender
+    _emit(game, BoutEnded, defender, taken, table)
     if taken:
         _set_hand(game, defender, game.hand_masks[defender] | table)
     else:
@@ -200,28 +227,38 @@ def _refill(game: Game) -> None:
     n = len(game.players)
     order = [(game.opener + step) % n for step in range(n)]
     order = [s for s in order if s != game.defender and s not in game.out] + [game.defender]
-    talon = list(game.talon)
+    talon = game.talon
     # Severny: the last face-down card (the one above the turned-up trump) sets trumps when it is drawn
     last_hidden = talon[-2] if game.settings.severny and game.severny_card < 0 and len(talon) >= 2 else -1
     hands = list(game.hand_masks)
     for seat in order:
         missing = HAND_SIZE - hands[seat].bit_count()
-        while missing > 0 and talon:
-            card = talon.pop(0)
-            hands[seat] |= 1 << card
-            missing -= 1
-            if card == last_hidden:
-                game.severny_card = card
-                game.trump_index = card & 3
-                game.trump_card_id = card
+        if missing <= 0 or not talon:
+            continue
+        drawn, talon = talon[:missing], talon[missing:]
+        mask = 0
+        for card in drawn:
+            mask |= 1 << card
+        hands[seat] |= mask
+        _emit(game, Drew, seat, len(drawn), mask)
+        if last_hidden in drawn:
+            game.severny_card = last_hidden
+            game.trump_index = last_hidden & 3
+            game.trump_card_id = last_hidden
+            _emit(game, TrumpsChanged, seat, last_hidden)
+        if not talon:
+            _emit(game, TurnedUpCardDrawn, seat, drawn[-1])
     game.hand_masks = tuple(hands)
-    game.talon = tuple(talon)
+    game.talon = talon
 
 
 def _put_out_empty_hands(game: Game) -> None:
     """With the talon empty, players whose hand emptied this bout are out, in the order they emptied."""
     if not game.talon:
-        game.out = (*game.out, *(s for s in game.emptied if not game.hand_masks[s] and s not in game.out))
+        for seat in game.emptied:
+            if not game.hand_masks[seat] and seat not in game.out:
+                game.out = (*game.out, seat)
+                _emit(game, WentOut, seat, len(game.out))
     game.emptied = ()
 
 
@@ -240,12 +277,14 @@ def start_bout(game: Game, attacker: int, first: bool) -> None:
         _finish(game, Result(durak=None, draw=True, order_out=game.out, reason="repetition"))
         return
     game.positions = game.positions | {position}
+    _emit(game, BoutStarted, attacker, game.defender, game.bout_cap)
 
 
 def _finish(game: Game, result: Result) -> None:
     game.result = result
     game.phase = Phase.OVER
     game.to_act = None
+    _emit(game, GameOver, result)
 
 
 def describe(game: Game, seat: int, action: Action) -> str:
@@ -266,7 +305,7 @@ def describe(game: Game, seat: int, action: Action) -> str:
 def position_digest(
     hands: tuple[int, ...], talon: tuple[int, ...], attacker: int, defender: int, trump: int
 ) -> str:
-    """RULES.md's repetition position (every hand as a set, the talon, attacker, defender; trumps too, for
-    Severny) as a 64-bit digest: a few bytes per bout in the stored state instead of every hand again."""
+    """The repetition position of rules.md §7.6 (every hand as a set, the talon, attacker, defender, trumps)
+    as a 64-bit digest: a few bytes per bout in the stored state instead of every hand again."""
     text = f"{hands}|{talon}|{attacker}|{defender}|{trump}".encode()
     return hashlib.blake2b(text, digest_size=8).hexdigest()

@@ -1,14 +1,17 @@
 """The rules options of one game: one validated model, read from and written back to `/newgame` words.
 
-Every field is an option of RULES.md and has a word. ``Settings.from_words("transfer neighbours deck=24")``
+Every field is an option of docs/rules.md and has a word (§11). ``Settings.from_words("transfer neighbours deck=24")``
 builds the model; ``to_words()`` gives back the shortest words that build it again.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from core.numbers import whole_number
 
 Mode = Literal["classic", "transfer"]
 ThrowIn = Literal["all", "neighbours", "auto"]
@@ -17,6 +20,8 @@ Opener = Literal["durak_left", "durak_right", "lowest"]
 Scoring = Literal["podium", "winner"]
 
 TIMER_MIN, TIMER_MAX = 15, 600
+TIMER_DIGITS = 9  # "timer=000000060" still reads; a longer number is refused before it is read
+SHOWN_WORD = 32  # a refusal quotes at most this many characters of the word it refuses
 
 
 class SettingsError(ValueError):
@@ -33,7 +38,7 @@ class SettingsError(ValueError):
 
 
 class Settings(BaseModel):
-    """Rules options; the defaults are RULES.md's defaults."""
+    """Rules options; the defaults are those of docs/rules.md."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -81,10 +86,13 @@ class Settings(BaseModel):
         for token in tokens:
             field, value = _read_word(token)
             if field in chosen and chosen[field] != value:
+                word, other = shown(token), shown(chosen_by[field])
                 raise SettingsError(
-                    f"“{token}” conflicts with “{chosen_by[field]}”: choose one of them",
-                    "conflict", word=token, other=chosen_by[field],
-                )  # fmt: skip
+                    f"“{word}” conflicts with “{other}”: choose one of them",
+                    "conflict",
+                    word=word,
+                    other=other,
+                )
             chosen[field] = value
             chosen_by[field] = token
         try:
@@ -162,6 +170,13 @@ def accepted_words() -> str:
     return ", ".join([*_BARE_WORDS, *keyed])
 
 
+def shown(token: str) -> str:
+    """A refused word as a refusal quotes it: without control or format characters (a right-to-left mark
+    would turn the rest of the line around), and clipped."""
+    visible = "".join(c for c in token if unicodedata.category(c) not in ("Cc", "Cf"))
+    return visible if len(visible) <= SHOWN_WORD else visible[: SHOWN_WORD - 1] + "…"
+
+
 def _read_word(token: str) -> tuple[str, object]:
     word = token.strip().lower().replace("-", "_")
     if word in _BARE_WORDS:
@@ -169,26 +184,27 @@ def _read_word(token: str) -> tuple[str, object]:
     key, sep, raw = word.partition("=")
     if not sep or key not in _KEYED_WORDS:
         raise SettingsError(
-            f"unknown word “{token}”; accepted: {accepted_words()}",
+            f"unknown word “{shown(token)}”; accepted: {accepted_words()}",
             "unknown",
-            word=token,
+            word=shown(token),
             accepted=accepted_words(),
         )
     field, values = _KEYED_WORDS[key]
     if key == "timer":
-        if not raw.isdigit():
+        seconds = whole_number(raw, TIMER_DIGITS)
+        if seconds is None:
             raise SettingsError(
-                f"“{token}”: timer takes whole seconds, 0 or {TIMER_MIN}..{TIMER_MAX}",
-                "timer_word", word=token, min=str(TIMER_MIN), max=str(TIMER_MAX),
+                f"“{shown(token)}”: timer takes whole seconds, 0 or {TIMER_MIN}..{TIMER_MAX}",
+                "timer_word", word=shown(token), min=str(TIMER_MIN), max=str(TIMER_MAX),
             )  # fmt: skip
-        return field, int(raw)
+        return field, seconds
     if raw == "neighbors":
         raw = "neighbours"
     if raw not in values:
         raise SettingsError(
-            f"“{token}”: {key} takes {' | '.join(values)}",
+            f"“{shown(token)}”: {key} takes {' | '.join(values)}",
             "values",
-            word=token,
+            word=shown(token),
             key=key,
             values=" | ".join(values),
         )

@@ -2,16 +2,22 @@
 
 A `Game` is immutable from the outside: ``apply`` returns a new one. Inside, cards are ints and hands are
 bitmasks (see `core.cards`), which keeps a random playout fast enough for search-based AI. The transitions
-live in `core.rules`; the deal in `core.deal`; what one seat may see in `core.view`.
+live in `core.rules`; the deal in `core.deal`; what one seat may see in `core.view`. Every `Game` is built by
+its constructor (the deal, JSON and the AI's sampled worlds) or copied by ``clone`` inside `core.rules`.
+
+The log is the game's history: each action, and after it the events it caused (`core.events`), oldest
+first. ``log`` lists the actions, ``events`` the events with the step each followed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
+# core.rules imports this module too; by the time a game is applied to, both are loaded (an import inside
+# ``apply`` cost more than half a microsecond a move)
+from core import rules
 from core.actions import (
     ATTACKS,
     COVERS,
@@ -24,7 +30,8 @@ from core.actions import (
     IllegalAction,
     Kind,
 )
-from core.cards import BEATERS, CARDS, SUITS, TABLE_RANKS, Card, bits, sort_key
+from core.cards import BEATERS, CARDS, SUITS, TABLE_RANKS, Card, bits, ranks_on_table, sort_key
+from core.events import Drew, Event, Result, seen_by
 from core.settings import Settings
 
 if TYPE_CHECKING:
@@ -44,15 +51,12 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class Result:
-    """How a game ended. ``durak`` is a seat, or None for a draw."""
+class _Seen(NamedTuple):
+    """The events of a game as everyone sees them, and each seat's own draws with where they go."""
 
-    durak: int | None
-    draw: bool
-    order_out: tuple[int, ...]
-    reason: str  # "last_holder", "last_team", "everyone_out", "repetition" or "surrender"
-    losers: tuple[int, ...] = ()  # the durak, or in a team game every seat of the losing team
+    node: Any  # the log entry they were read up to
+    public: tuple[tuple[int, Event], ...]
+    own: tuple[tuple[tuple[int, tuple[int, Event]], ...], ...]  # per seat: (index in public, own draw)
 
 
 class Game:
@@ -63,7 +67,8 @@ class Game:
         "hand_masks", "talon", "trump_index", "trump_card_id", "deal_trump_card_id", "discard",
         "attacks", "covers", "table_ranks", "phase", "attacker", "opener", "defender",
         "defender_limit", "bout_cap", "bout_number", "passed", "to_act",
-        "out", "emptied", "positions", "result", "_log", "step", "severny_card",
+        "out", "emptied", "positions", "result", "_log", "step", "severny_card", "recording",
+        "_seen_memo", "_json_memo",
     )  # fmt: skip
 
     settings: Settings
@@ -94,9 +99,86 @@ class Game:
     emptied: tuple[int, ...]  # seats whose hand emptied this bout while the talon lasted
     positions: frozenset[str]  # digests of the bout-start positions since the last discard (repetition)
     result: Result | None
-    _log: tuple[Any, ...] | None  # linked list (previous, seat, action): cheap to extend
+    _log: tuple[Any, ...] | None  # linked list (previous, seat, action) or (previous, -1, event)
     step: int  # number of actions applied: the game's own version
     severny_card: int  # Severny: the last face-down card of the talon, which set the new trumps (-1: not yet)
+    recording: bool  # whether moves extend the log (the AI's sampled worlds keep none: nobody reads it)
+    # Memos, not state: what `seen_events` and `core.serialize` worked out for some game of this line (a move's
+    # copy inherits its parent's), so each extends it by the newest entries instead of reading the whole log.
+    _seen_memo: _Seen | None
+    _json_memo: tuple[Any, ...] | None  # (log node, actions text, events text)
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        players: tuple[str, ...],
+        seed: int | None,
+        deck_order: tuple[int, ...],
+        dealer: int,
+        last_durak: int | None,
+        hand_masks: tuple[int, ...],
+        talon: tuple[int, ...],
+        trump_card_id: int,
+        deal_trump_card_id: int,
+        severny_card: int = -1,
+        discard: int = 0,
+        attacks: tuple[int, ...] = (),
+        covers: tuple[int, ...] = (),
+        phase: Phase = Phase.ATTACK,
+        attacker: int = 0,
+        opener: int = 0,
+        defender: int = 0,
+        defender_limit: int = 0,
+        bout_cap: int = MAX_ATTACKS,
+        bout_number: int = 0,
+        passed: int = 0,
+        to_act: int | None = None,
+        out: tuple[int, ...] = (),
+        emptied: tuple[int, ...] = (),
+        positions: frozenset[str] = frozenset(),
+        result: Result | None = None,
+        log: tuple[Any, ...] | None = None,
+        step: int = 0,
+        recording: bool = True,
+    ) -> None:
+        """The one way to build a game from its facts (a move copies one with ``clone`` instead). The
+        defaults are a fresh deal's before its first bout starts; trumps and the table's ranks follow from
+        the cards."""
+        self.settings = settings
+        self.players = players
+        self.seed = seed
+        self.deck_order = deck_order
+        self.dealer = dealer
+        self.last_durak = last_durak
+        self.hand_masks = hand_masks
+        self.talon = talon
+        self.trump_index = trump_card_id & 3
+        self.trump_card_id = trump_card_id
+        self.deal_trump_card_id = deal_trump_card_id
+        self.severny_card = severny_card
+        self.discard = discard
+        self.attacks = attacks
+        self.covers = covers
+        self.table_ranks = ranks_on_table(attacks, covers)
+        self.phase = phase
+        self.attacker = attacker
+        self.opener = opener
+        self.defender = defender
+        self.defender_limit = defender_limit
+        self.bout_cap = bout_cap
+        self.bout_number = bout_number
+        self.passed = passed
+        self.to_act = to_act
+        self.out = out
+        self.emptied = emptied
+        self.positions = positions
+        self.result = result
+        self._log = log
+        self.step = step
+        self.recording = recording
+        self._seen_memo = None
+        self._json_memo = None
 
     # ---- reading the state -------------------------------------------------------------------------
 
@@ -162,9 +244,67 @@ class Game:
         node = self._log
         while node is not None:
             node, seat, action = node
-            entries.append((seat, action.code))
+            if seat >= 0:
+                entries.append((seat, action.code))
         entries.reverse()
         return entries
+
+    def events(self, since: int = 0) -> list[tuple[int, Event]]:
+        """Every event from step ``since`` on as (step, event), oldest first; an event's step is the number
+        of actions applied before it (0: the deal's first bout). Every seat's draws show their cards here:
+        players get `view` instead."""
+        entries: list[tuple[int, Event]] = []
+        step = self.step
+        node = self._log
+        while node is not None:
+            node, seat, entry = node
+            if seat >= 0:
+                step -= 1
+                if step < since:
+                    break
+            else:
+                entries.append((step, entry))
+        entries.reverse()
+        return entries
+
+    def seen_events(self, seat: int | None) -> tuple[tuple[int, Event], ...]:
+        """`events` as ``seat`` may see them (None: a spectator): another seat's draw without its cards."""
+        _, public, own = self._seen()
+        if seat is None or not own[seat]:
+            return public
+        events = list(public)
+        for index, entry in own[seat]:
+            events[index] = entry
+        return tuple(events)
+
+    def _seen(self) -> _Seen:
+        """The memo of `seen_events`, brought up to this game's last entry."""
+        memo = self._seen_memo
+        if memo is not None and memo[0] is self._log:
+            return memo
+        stop = memo[0] if memo is not None else None
+        new: list[tuple[int, Event]] = []
+        step = self.step
+        node = self._log
+        while node is not stop and node is not None:
+            node, seat, entry = node
+            if seat >= 0:
+                step -= 1
+            else:
+                new.append((step, entry))
+        if node is not stop:  # not a memo of this game's line after all: start again
+            self._seen_memo = None
+            return self._seen()
+        public = list(memo[1]) if memo is not None else []
+        own = [list(draws) for draws in memo[2]] if memo is not None else [[] for _ in self.players]
+        for step, event in reversed(new):
+            hidden = seen_by(event, None)
+            if hidden is not event and isinstance(event, Drew):  # its cards: for the seat that drew them
+                own[event.seat].append((len(public), (step, event)))
+            public.append((step, hidden))
+        memo = _Seen(self._log, tuple(public), tuple(tuple(draws) for draws in own))
+        self._seen_memo = memo
+        return memo
 
     def is_out(self, seat: int) -> bool:
         return seat in self.out
@@ -175,16 +315,10 @@ class Game:
 
     def next_active(self, seat: int) -> int:
         """The next seat clockwise after ``seat`` that is not out (``seat`` itself if it is the only one)."""
-        n = len(self.players)
-        out = self.out
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if candidate not in out:
-                return candidate
-        return seat
+        return next_active(len(self.players), self.out, seat)
 
     def team_of(self, seat: int) -> int:
-        """Team games: seats alternate, so partners are the seats of the same parity (RULES.md teams)."""
+        """Team games: seats alternate, so partners are the seats of the same parity (rules.md §8.5)."""
         return seat % 2 if self.settings.teams else seat
 
     def next_opponent(self, seat: int) -> int:
@@ -204,24 +338,8 @@ class Game:
         return min(self.bout_cap, self.defender_limit)
 
     def throwers(self) -> list[int]:
-        """Who may throw in now, in priority order: the main attacker, then clockwise (RULES.md)."""
-        n = len(self.players)
-        out = self.out
-        mode = self.settings.throw_in
-        if mode == "auto":
-            mode = "neighbours" if n - len(out) >= 5 else "all"
-        side = self.team_of(self.defender)
-        if mode == "neighbours":
-            left = self.next_active(self.defender)
-            if left in (self.attacker, self.defender) or self.team_of(left) == side:
-                return [self.attacker]
-            return [self.attacker, left]
-        order = [self.attacker]
-        for step in range(1, n):
-            seat = (self.attacker + step) % n
-            if seat != self.defender and seat not in out and self.team_of(seat) != side:
-                order.append(seat)
-        return order
+        """Who may throw in now, in priority order: the main attacker, then clockwise (rules.md §4.6, §4.7)."""
+        return throwers(self.settings, len(self.players), self.out, self.attacker, self.defender)
 
     def throw_in_cards(self, seat: int) -> int:
         """Mask of the cards ``seat`` could throw in now, ignoring whose turn it is."""
@@ -234,7 +352,7 @@ class Game:
         if len(self.attacks) >= self.attack_limit:
             return None
         ranks = self.table_ranks
-        for seat in self.throwers():
+        for seat in throwers(self.settings, len(self.players), self.out, self.attacker, self.defender):
             if not self.passed >> seat & 1 and self.hand_masks[seat] & ranks:
                 return seat
         return None
@@ -257,7 +375,7 @@ class Game:
         return min(self.deck_order) // 4 * 4 + self.trump_index
 
     def exchange_holder(self) -> int | None:
-        """The seat that may exchange now (RULES.md fine point 11), or None."""
+        """The seat that may exchange now (rules.md §8.1 to §8.3), or None."""
         mode = self.settings.exchange
         if mode == "off" or self.phase is Phase.OVER or not self.talon or self.severny_card >= 0:
             return None
@@ -337,18 +455,18 @@ class Game:
 
     def apply(self, seat: int, action: Action | str) -> Game:
         """The game after ``seat`` takes ``action``; this game is unchanged. Illegal: `IllegalAction`."""
-        from core.rules import apply_action
-
         if isinstance(action, str):
             action = Action.parse(action)
-        self.check(seat, action)
-        return apply_action(self, seat, action)
+        reason = self.why_illegal(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return rules.apply_action(self, seat, action)
 
     # ---- copies, views, JSON -----------------------------------------------------------------------
 
     def clone(self) -> Game:
         """A shallow copy for `core.rules` to change (every field is immutable, so shallow is enough)."""
-        return _clone(self)
+        return clone_game(self)
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (None: a spectator in the group). Renderers and AIs only get this."""
@@ -377,6 +495,36 @@ class Game:
         return f"<Game {len(self.players)}p step={self.step} phase={self.phase.value} to_act={self.to_act}>"
 
 
+def next_active(n: int, out: Collection[int], seat: int) -> int:
+    """Among ``n`` seats, the next one clockwise after ``seat`` not in ``out`` (``seat`` if none is)."""
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if candidate not in out:
+            return candidate
+    return seat
+
+
+def throwers(settings: Settings, n: int, out: Collection[int], attacker: int, defender: int) -> list[int]:
+    """Who may throw in at a table of ``n`` seats, in priority order: the main attacker, then clockwise
+    (rules.md §4.6, §4.7). `Game.throwers` asks this, and so does the AI's reading of the log."""
+    mode = settings.throw_in
+    if mode == "auto":
+        mode = "neighbours" if n - len(out) >= 5 else "all"
+    teams = settings.teams
+    side = defender % 2 if teams else defender
+    if mode == "neighbours":
+        left = next_active(n, out, defender)
+        if left in (attacker, defender) or (left % 2 if teams else left) == side:
+            return [attacker]
+        return [attacker, left]
+    order = [attacker]
+    for step in range(1, n):
+        seat = (attacker + step) % n
+        if seat != defender and seat not in out and (seat % 2 if teams else seat) != side:
+            order.append(seat)
+    return order
+
+
 def _make_clone() -> Callable[[Game], Game]:
     """Copying 30 slots by name in a loop costs more than the rest of a move; this writes it out once."""
     assignments = "".join(f"    new.{name} = game.{name}\n" for name in Game.__slots__)
@@ -386,7 +534,7 @@ def _make_clone() -> Callable[[Game], Game]:
     return cast(Callable[[Game], Game], namespace["_clone"])
 
 
-_clone = _make_clone()
+clone_game = _make_clone()  # `core.rules` calls it directly: a move is made thousands of times a search
 
 
 def _why_not_attack_phase(game: Game, action: Action) -> str | None:

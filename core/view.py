@@ -3,6 +3,7 @@
 Secrets are stripped here and nowhere else: a view holds the viewer's own hand, every other hand only as a
 count, the table, the trump card while it lies under the talon, and public counts. The card turned up at the
 deal (``deal_trump_card``) is public for the whole game: everyone saw it; so is Severny's new trump card.
+The events of the log (`core.events`) are all public but one: the cards another seat drew show as a count.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 
 from core.actions import Action
 from core.cards import CARDS, Card
-from core.state import Game, Phase, Result
+from core.events import Event, Result
+from core.state import Game, Phase
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class View:
     result: Result | None
     step: int
     settings_words: str
+    events: tuple[tuple[int, Event], ...]  # (step, event) as this seat saw them: see `Game.events`
 
     @property
     def is_over(self) -> bool:
@@ -87,4 +90,5 @@ def build_view(game: Game, seat: int | None) -> View:
         result=game.result,
         step=game.step,
         settings_words=game.settings.to_words(),
+        events=game.seen_events(seat),
     )

@@ -70,6 +70,14 @@ def pooled_client(url: str, **options: Any) -> aioredis.Redis:
     return aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(url, **options))
 
 
+def printable_url(url: str) -> str:
+    """The URL with its password masked: ``redis://user:***@host:6379/0``, fit for a log line."""
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    user, colon, _ = userinfo.partition(":")
+    return f"{scheme}{sep}{user}:***@{host}" if sep and at and colon else url
+
+
 async def open_store(redis_url: str | None, data_dir: Path = Path("data")) -> tuple[RedisGameStore, Close]:
     """The store and a function that closes it. Without a URL: the embedded server (see embedded.py)."""
     if redis_url:
@@ -81,7 +89,9 @@ async def open_store(redis_url: str | None, data_dir: Path = Path("data")) -> tu
             await store.ping()
         except StoreUnavailable as error:
             log.error(
-                "Redis at %s is not answering yet (%s); will keep trying on each call", redis_url, error
+                "Redis at %s is not answering yet (%s); will keep trying on each call",
+                printable_url(redis_url),
+                error,
             )
         return store, client.aclose
     return await open_embedded(Path(data_dir))
@@ -91,7 +101,7 @@ async def open_embedded(data_dir: Path) -> tuple[RedisGameStore, Close]:
     if find_redis_server() is None:
         return open_fake()
     server = RedisServer(data_dir)
-    started = not server.answers()  # a server left running on our socket (e.g. by a killed bot) is reused
+    started = not server.reusable()  # one left running on our private socket (a killed bot's) is reused
     if started:
         server.spawn()  # in this (the main) thread, see RedisServer.spawn
         await asyncio.to_thread(server.wait_until_ready)

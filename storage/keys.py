@@ -2,7 +2,8 @@
 
 Every per-chat key carries the chat in braces, `durak:{tg:-100123}:state`: Redis Cluster hashes only the
 part inside the braces, so all of one chat's keys live in one slot and a Lua script may touch them together.
-Two keys are global (another slot): the timer index `durak:timers:<platform>` and the archive `durak:archive:<id>`.
+Three keys are global (another slot): the timer index `durak:timers:<platform>`, the index of running games
+`durak:running:<platform>` and the archive `durak:archive:<id>`.
 """
 
 from __future__ import annotations
@@ -10,12 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 PREFIX = "durak"
-PLATFORMS = ("tg", "dc", "local")  # the platforms whose deadlines a worker claims unless told otherwise
+# The platform ids, each spelled here only: part of every chat's Redis keys (`ChatRef.platform`), so short
+# and never changed once chats are stored under them. `bot/adapter.py` names the adapter serving each.
+TELEGRAM = "tg"
+DISCORD = "dc"
+LOCAL = "local"  # the terminal (`durak-bot play`)
+PLATFORMS = (TELEGRAM, DISCORD, LOCAL)  # the platforms whose deadlines a worker claims unless told otherwise
 
 
 def timers_key(platform: str) -> str:
     """One deadline index per platform, so a process serving only Telegram never claims a Discord timer."""
     return f"{PREFIX}:timers:{platform}"
+
+
+def running_key(platform: str) -> str:
+    """The chats of one platform with a game running, scored by when the game expires untouched: a process
+    starting up re-renders those whose screens were not delivered (bot/recovery.py). Kept by the save script."""
+    return f"{PREFIX}:running:{platform}"
 
 
 LEADERBOARDS = ("durak", "games", "points")
@@ -76,10 +88,6 @@ def player_key(chat: ChatRef, user_id: str) -> str:
     return chat_key(chat, f"player:{user_id}")
 
 
-def player_prefix(chat: ChatRef) -> str:
-    return chat_key(chat, "player:")
-
-
 def leaderboard_key(chat: ChatRef, board: str) -> str:
     """Sorted set of user ids by one total (durak, games, points), or `rank` (lexicographic, see stats)."""
     return chat_key(chat, f"lb:{board}")
@@ -88,6 +96,16 @@ def leaderboard_key(chat: ChatRef, board: str) -> str:
 def outcome_marker_key(chat: ChatRef, game_id: str) -> str:
     """Set once a game's stats are counted, so a repeated outcome is never counted twice."""
     return chat_key(chat, f"outcome:{game_id}")
+
+
+def quarantine_key(chat: ChatRef, version: int) -> str:
+    """A state the service could not decode, set aside at its version (kept a week, for debugging)."""
+    return chat_key(chat, f"quarantine:{version}")
+
+
+def request_key(chat: ChatRef, request_id: str) -> str:
+    """The version a save with this request id made ("void": the caller gave up on it); kept two minutes."""
+    return chat_key(chat, f"request:{request_id}")
 
 
 def archive_key(game_id: str) -> str:

@@ -2,9 +2,10 @@
 and stats.
 
 The old and new chats hash to different cluster slots, so this cannot be one script. It is ordered to be safe
-to repeat: copy everything to the new chat, move the armed timer, then delete the old keys. A crash midway
-leaves the old chat in place and a rerun copies again; once the old chat is gone a rerun does nothing. The
-copy replaces whatever the new chat held (a brand-new supergroup holds nothing of ours).
+to repeat: copy everything to the new chat, move the armed timer and the running-games entry, then delete
+the old keys. A crash midway leaves the old chat in place and a rerun copies again; once the old chat is
+gone a rerun does nothing. The copy replaces whatever the new chat held (a brand-new supergroup holds
+nothing of ours).
 """
 
 from __future__ import annotations
@@ -97,6 +98,13 @@ async def migrate_chat(store: RedisGameStore, old: ChatRef, new: ChatRef) -> Non
             pipe.zadd(k.timers_key(new.platform), {new_member: due})
             pipe.zrem(k.timers_key(old.platform), old_member)
             await store._roundtrip(pipe.execute())
+
+    until = await store._roundtrip(store.redis.zscore(k.running_key(old.platform), str(old)))
+    if until is not None:  # a running game: listed under its new id for a process starting up
+        pipe = store.redis.pipeline()
+        pipe.zadd(k.running_key(new.platform), {str(new): until})
+        pipe.zrem(k.running_key(old.platform), str(old))
+        await store._roundtrip(pipe.execute())
 
     pipe = store.redis.pipeline()
     for key in chat_keys(old, users):

@@ -31,25 +31,34 @@ return {version, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), red
 )
 
 # KEYS: 1 version, 2 state, 3 messages, 4 meta, 5 lb:durak, 6 lb:games, 7 lb:points, 8 lb:rank,
-#       9 outcome marker, 10..9+n player hashes, then (global mode only) timers, archive.
+#       9 outcome marker, 10 request key (`keys.request_key`), 11..10+n player hashes, then (global mode
+#       only) timers, archive.
 # ARGV: 1 expected version, 2 state, 3 "1" to store the state / "0" to delete it, 4 ttl seconds,
 #       5 deadline ("" for none), 6 chat string, 7 last_durak mode (keep|set|clear), 8 last_durak,
 #       9 "1" if the global keys are passed, 10 archive json, 11 archive ttl, 12 n players (-1: no outcome),
 #       13 request id ("" for none), 14 "1" if the state must still exist (the caller judged the move on its
-#       own copy of it, see `RedisGameStore.save_or_current`), then per player: user id, name, durak,
-#       first_out, draw, points (0/1 flags).
+#       own copy of it, see `RedisGameStore.save_or_current`), 15 request key ttl, then per player: user id,
+#       name, durak, first_out, draw, points (0/1 flags); last of all (`#ARGV`, after the players), the
+#       running-games index (`keys.running_key`, the last key in global mode): "" leave it, "0" the chat has
+#       no game running, else the game runs and this is its expiry (the member's score).
 # Returns {new version, armed timer version or -1 before this save}; on a conflict {0, -1} followed by what
 # LOAD returns (version, state, messages, meta), so the caller can decide again without another round trip;
-# {version, -2} when this request id made the latest save already (the caller's retry of a lost reply).
+# {version, -2} when this request id made a save already (a retry whose first reply was lost). A request the
+# caller gave up on (REQUEST_OUTCOME marked it "void") is a conflict, so it can never land late.
 SAVE = Script(
     "save",
     """
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current ~= tonumber(ARGV[1]) or (ARGV[14] == '1' and redis.call('EXISTS', KEYS[2]) == 0) then
-  if ARGV[13] ~= '' and current == tonumber(ARGV[1]) + 1 and redis.call('HGET', KEYS[4], 'request') == ARGV[13] then
-    return {current, -2}  -- this very request is the last one applied: a retry whose first reply was lost
-  end
+local function conflict(current)
   return {0, -1, current, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+end
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if ARGV[13] ~= '' then
+  local made = redis.call('GET', KEYS[10])
+  if made == 'void' then return conflict(current) end
+  if made then return {tonumber(made), -2} end
+end
+if current ~= tonumber(ARGV[1]) or (ARGV[14] == '1' and redis.call('EXISTS', KEYS[2]) == 0) then
+  return conflict(current)
 end
 local version = current + 1
 local ttl = tonumber(ARGV[4])
@@ -60,11 +69,7 @@ else
   redis.call('DEL', KEYS[2])
 end
 if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('EXPIRE', KEYS[3], ttl) end
-if ARGV[13] ~= '' then
-  redis.call('HSET', KEYS[4], 'request', ARGV[13])
-else
-  redis.call('HDEL', KEYS[4], 'request')
-end
+if ARGV[13] ~= '' then redis.call('SET', KEYS[10], version, 'EX', ARGV[15]) end
 if ARGV[7] == 'set' then
   redis.call('HSET', KEYS[4], 'last_durak', ARGV[8])
 elseif ARGV[7] == 'clear' then
@@ -81,15 +86,23 @@ elseif old_timer >= 0 then
   redis.call('HDEL', KEYS[4], 'timer')
 end
 if global then
-  local timers = KEYS[10 + n]
+  local timers = KEYS[11 + n]
   if old_timer >= 0 then redis.call('ZREM', timers, ARGV[6] .. '|' .. old_timer) end
   if ARGV[5] ~= '' then redis.call('ZADD', timers, ARGV[5], ARGV[6] .. '|' .. version) end
+end
+local running = ARGV[#ARGV]  -- always the last argument: "" leaves the index of running games alone
+if global and running ~= '' then
+  if running == '0' then
+    redis.call('ZREM', KEYS[#KEYS], ARGV[6])
+  else
+    redis.call('ZADD', KEYS[#KEYS], running, ARGV[6])
+  end
 end
 
 if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) then
   for i = 1, n do
-    local a = 14 + (i - 1) * 6
-    local user, key = ARGV[a + 1], KEYS[9 + i]
+    local a = 15 + (i - 1) * 6
+    local user, key = ARGV[a + 1], KEYS[10 + i]
     redis.call('HSET', key, 'name', ARGV[a + 2])
     local games = redis.call('HINCRBY', key, 'games', 1)
     local durak = redis.call('HINCRBY', key, 'durak', ARGV[a + 3])
@@ -106,9 +119,50 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
     redis.call('ZADD', KEYS[8], 0, rank)
     redis.call('HSET', key, 'rank', rank)
   end
-  if global then redis.call('SET', KEYS[11 + n], ARGV[10], 'EX', ARGV[11]) end
+  if global then redis.call('SET', KEYS[12 + n], ARGV[10], 'EX', ARGV[11]) end
 end
 return {version, old_timer}
+""",
+)
+
+# KEYS: request key.  ARGV: ttl.  Returns the version the request's save made, or false, and then marks the
+# request "void" so that save, should it still reach Redis, is refused: the answer is final either way.
+REQUEST_OUTCOME = Script(
+    "request_outcome",
+    """
+local made = redis.call('GET', KEYS[1])
+if made and made ~= 'void' then return tonumber(made) end
+redis.call('SET', KEYS[1], 'void', 'EX', ARGV[1])
+return false
+""",
+)
+
+# KEYS: version, state, messages, meta, quarantine key.  ARGV: expected version, quarantine ttl.
+# Moves a state the service cannot decode aside and bumps the version (buttons drawn for it go stale), if the
+# chat is still at the version whose state was read; otherwise {0} followed by what LOAD returns.
+QUARANTINE = Script(
+    "quarantine",
+    """
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current ~= tonumber(ARGV[1]) then
+  return {0, current, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+end
+local state = redis.call('GET', KEYS[2])
+if state then redis.call('SET', KEYS[5], state, 'EX', ARGV[2]) end
+redis.call('DEL', KEYS[2])
+redis.call('SET', KEYS[1], current + 1)
+return {current + 1}
+""",
+)
+
+# KEYS: meta.  ARGV: the words read, the words to store ("" clears them).  Returns 1, or 0 (and changes
+# nothing) when the words are no longer the ones read.
+REPLACE_WORDS = Script(
+    "replace_words",
+    """
+if (redis.call('HGET', KEYS[1], 'words') or '') ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'words') else redis.call('HSET', KEYS[1], 'words', ARGV[2]) end
+return 1
 """,
 )
 

@@ -7,38 +7,52 @@ process that saved a chat's last state may skip the load and save against the ve
 compare-and-set proves its copy is still the stored one. Stats and the archive ride in the same script as the
 final save, guarded by a per-game marker, so a finished game is counted exactly once.
 
-On Redis Cluster one chat's keys share a slot (see keys.py), but the global timer index and the archive live
-in other slots, and a script may only touch one slot. There the save script does the chat's part (state,
-version, stats, and the chat's own record of which version has a deadline) and a second pipeline moves the
-chat's member in `durak:timers:<platform>` and writes the archive. We chose this over per-chat timer sets because the
+On Redis Cluster one chat's keys share a slot (see keys.py), but the global timer index, the index of running
+games and the archive live in other slots, and a script may only touch one slot. There the save script does
+the chat's part (state, version, stats, and the chat's own record of which version has a deadline) and a
+second pipeline moves the chat's member in `durak:timers:<platform>`, lists it in `durak:running:<platform>`
+and writes the archive. We chose this over per-chat timer sets because the
 timer claim must stay one atomic pop over one sorted set. The cost: 2 round trips per save on a cluster
 instead of 1, and if a process dies between the two steps that one deadline (its turn waits for the next
 action) or that one archive entry is lost, while stats stay exact: a stale member left behind fires for an old
-version and does nothing.
+version and does nothing (a running-games entry left behind is dropped when its game would have expired).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import redis.asyncio as aioredis
 from redis import exceptions as rex
 from redis.asyncio.cluster import RedisCluster
+from redis.client import NEVER_DECODE
 
 from storage import keys as k
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
 from storage.models import ChatRecord, GameOutcome, PlayerOutcome, PlayerStats
-from storage.scripts import CLAIM_TIMERS, LOAD, SAVE, SET_MESSAGES, Script
+from storage.scripts import (
+    CLAIM_TIMERS,
+    LOAD,
+    QUARANTINE,
+    REPLACE_WORDS,
+    REQUEST_OUTCOME,
+    SAVE,
+    SET_MESSAGES,
+    Script,
+)
 
 __all__ = [
     "ARCHIVE_TTL", "ChatRecord", "ChatRef", "GameOutcome", "GameStore", "PlayerOutcome", "PlayerStats",
-    "RedisGameStore", "StoreUnavailable",
+    "QUARANTINE_TTL", "REQUEST_TTL", "RedisGameStore", "StoreUnavailable",
 ]  # fmt: skip
 
 ARCHIVE_TTL = 30 * 24 * 3600
+QUARANTINE_TTL = 7 * 24 * 3600  # a state set aside is kept a week, for whoever debugs it
+REQUEST_TTL = 120  # how long a save's request id can be asked about: far beyond any client timeout
 T = TypeVar("T")
 
 # Everything that means "Redis did not answer (properly) right now", as opposed to a bug in our commands.
@@ -76,7 +90,14 @@ class GameStore(Protocol):
         clear_last_durak: bool = False,
         request_id: str | None = None,
         state_must_exist: bool = False,
+        running: bool | None = None,
     ) -> int | ChatRecord: ...
+
+    async def running_chats(self, platform: str, now: float | None = None) -> list[ChatRef]: ...
+
+    async def quarantine(self, chat: ChatRef, version: int) -> int | ChatRecord: ...
+
+    async def replace_chat_words(self, chat: ChatRef, read: str, words: str) -> bool: ...
 
     async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]: ...
 
@@ -106,8 +127,9 @@ class GameStore(Protocol):
 
 
 def text(value: Any) -> Any:
-    """Decode bytes from a client made without decode_responses; leave everything else alone."""
-    return value.decode() if isinstance(value, bytes) else value
+    """Decode bytes (from a client made without decode_responses, or a reply read raw because it held bytes
+    that are not UTF-8: those read as U+FFFD); leave everything else alone."""
+    return value.decode(errors="replace") if isinstance(value, bytes) else value
 
 
 def pairs(flat: list[Any]) -> dict[str, str]:
@@ -141,16 +163,33 @@ class RedisGameStore:
                 raise StoreUnavailable(f"Redis Cluster connection reset: {error}") from error
             raise
 
-    async def _script(self, script: Script, keys: list[str], args: list[Any]) -> Any:
-        """EVALSHA, and EVAL once if the server does not know the script yet (new or restarted server)."""
+    async def _script(self, script: Script, keys: list[str], args: list[Any], *, raw: bool = False) -> Any:
+        """EVALSHA, and EVAL once if the server does not know the script yet (new or restarted server).
+
+        `raw`: the reply as bytes, whatever the client decodes (for a reply holding bytes that are not UTF-8,
+        which a decoding client refuses with UnicodeDecodeError)."""
+        options = {NEVER_DECODE: True} if raw else {}
         try:
-            return await self._roundtrip(self.redis.evalsha(script.sha, len(keys), *keys, *args))
+            return await self._roundtrip(
+                self.redis.execute_command("EVALSHA", script.sha, len(keys), *keys, *args, **options)
+                if raw
+                else self.redis.evalsha(script.sha, len(keys), *keys, *args)
+            )
         except rex.NoScriptError:
-            return await self._roundtrip(self.redis.eval(script.source, len(keys), *keys, *args))
+            return await self._roundtrip(
+                self.redis.execute_command("EVAL", script.source, len(keys), *keys, *args, **options)
+                if raw
+                else self.redis.eval(script.source, len(keys), *keys, *args)
+            )
 
     async def load(self, chat: ChatRef) -> ChatRecord:
+        """The chat's record. A state that is not UTF-8 (garbage) loads with U+FFFD in it rather than failing
+        the load: the service then fails to decode it and sets it aside (`quarantine`)."""
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
-        return self._record(*await self._script(LOAD, keys, []))
+        try:
+            return self._record(*await self._script(LOAD, keys, []))
+        except UnicodeDecodeError:
+            return self._record(*await self._script(LOAD, keys, [], raw=True))
 
     @staticmethod
     def _record(version: Any, state: Any, messages: list[Any], meta: list[Any]) -> ChatRecord:
@@ -177,15 +216,17 @@ class RedisGameStore:
         last_durak: str | None = None,
         clear_last_durak: bool = False,
         request_id: str | None = None,
+        running: bool | None = None,
     ) -> int | None:
         """Store `state` if the chat is still at `expected_version`; return the new version, or None.
 
         `request_id` (optional, unique per attempted change, e.g. "<user>:<update id>") makes a retry of a save
         whose reply was lost return the version it made instead of None, so the caller is not told "conflict"
-        about its own change. Without it such a retry reports a conflict; the change is still applied once."""
+        about its own change, and a lost reply is asked about (see `save_or_current`). Without it such a retry
+        reports a conflict; the change is still applied once."""
         saved = await self.save_or_current(
             chat, expected_version, state, ttl=ttl, deadline=deadline, outcome=outcome,
-            last_durak=last_durak, clear_last_durak=clear_last_durak, request_id=request_id,
+            last_durak=last_durak, clear_last_durak=clear_last_durak, request_id=request_id, running=running,
         )  # fmt: skip
         return saved if isinstance(saved, int) else None
 
@@ -202,46 +243,103 @@ class RedisGameStore:
         clear_last_durak: bool = False,
         request_id: str | None = None,
         state_must_exist: bool = False,
+        running: bool | None = None,
     ) -> int | ChatRecord:
         """As `save`, but a conflict returns the chat's current record (what `load` would) in the same round
         trip, so the caller decides again at once.
 
         `state_must_exist`: the caller decided on its own copy of a running game's state instead of loading it;
         a version alone does not prove the state is still there (the state expires, the version is kept), so
-        the save is refused when it has expired."""
+        the save is refused when it has expired.
+
+        `request_id` (unique per save the caller attempts): when the reply is lost (Redis timed out or the
+        connection dropped after the script was sent), the store asks once whether that save was applied, and
+        returns the version it made if so; if not, the request is marked void so it can never land later, and
+        StoreUnavailable is raised as for any outage.
+
+        `running`: whether the chat has a game running after this save, for the index `running_chats` reads
+        (True lists it until the state would expire untouched, False removes it; None leaves the index)."""
         if ttl <= 0:
             raise ValueError("ttl must be positive")
         players = outcome.players if outcome else []
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
         keys += [k.leaderboard_key(chat, board) for board in (*k.LEADERBOARDS, "rank")]
         keys.append(k.outcome_marker_key(chat, outcome.game_id if outcome else "-"))
+        keys.append(k.request_key(chat, request_id or "-"))
         keys += [k.player_key(chat, p.user_id) for p in players]
         mode = "set" if last_durak is not None else "clear" if clear_last_durak else "keep"
         args: list[Any] = [
             expected_version, state or "", "0" if state is None else "1", ttl,
             "" if deadline is None else repr(float(deadline)), str(chat), mode, last_durak or "",
             "0" if self.cluster else "1", outcome.archive_json if outcome else "", ARCHIVE_TTL,
-            len(players) if outcome else -1, request_id or "", "1" if state_must_exist else "0",
+            len(players) if outcome else -1, request_id or "", "1" if state_must_exist else "0", REQUEST_TTL,
         ]  # fmt: skip
         for p in players:
             args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
+        running_until = None if running is None else time.time() + ttl if running else 0.0
+        args.append("" if running_until is None else repr(running_until))  # always the last argument
         if not self.cluster:
             keys += [k.timers_key(chat.platform), k.archive_key(outcome.game_id if outcome else "-")]
-        reply = await self._script(SAVE, keys, args)
+            keys.append(k.running_key(chat.platform))  # always the last key
+        try:
+            reply = await self._script(SAVE, keys, args)
+        except UnicodeDecodeError:  # only a conflict's reply holds text: the current record, not UTF-8
+            return await self.load(chat)
+        except StoreUnavailable:
+            made = await self.request_outcome(chat, request_id) if request_id else None
+            if made is None:
+                raise
+            reply = [made, -2]  # applied: its reply was lost
         version, old_timer = int(reply[0]), int(reply[1])
         if version == 0:
             return self._record(*reply[2:6])
         if self.cluster:  # on a replayed request, redo the idempotent part (the old member is unknown)
-            await self._cluster_globals(chat, version, max(old_timer, -1), deadline, outcome)
+            await self._cluster_globals(chat, version, max(old_timer, -1), deadline, outcome, running_until)
         return version
 
+    async def request_outcome(self, chat: ChatRef, request_id: str) -> int | None:
+        """The version the save with `request_id` made, or None if it was not applied; then it never will be
+        (a final answer: the request is marked void). One round trip."""
+        made = await self._script(REQUEST_OUTCOME, [k.request_key(chat, request_id)], [REQUEST_TTL])
+        return None if made is None else int(made)
+
+    async def quarantine(self, chat: ChatRef, version: int) -> int | ChatRecord:
+        """Move the chat's state aside (`keys.quarantine_key`, kept QUARANTINE_TTL) if the chat is still at
+        `version`, and bump the version; return the new version. The caller read a state it cannot decode:
+        a compare-and-set, like a save, so a state saved meanwhile is never the one set aside; then the
+        chat's current record is returned instead."""
+        keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
+        keys.append(k.quarantine_key(chat, version))
+        try:
+            reply = await self._script(QUARANTINE, keys, [version, QUARANTINE_TTL])
+        except UnicodeDecodeError:
+            return await self.load(chat)
+        return int(reply[0]) if int(reply[0]) else self._record(*reply[1:5])
+
+    async def replace_chat_words(self, chat: ChatRef, read: str, words: str) -> bool:
+        """Set the chat's default words to `words` ("" clears them) if they are still `read` ("": none)."""
+        replaced = await self._script(REPLACE_WORDS, [k.meta_key(chat)], [read, words])
+        return bool(replaced)
+
     async def _cluster_globals(
-        self, chat: ChatRef, version: int, old_timer: int, deadline: float | None, outcome: GameOutcome | None
+        self,
+        chat: ChatRef,
+        version: int,
+        old_timer: int,
+        deadline: float | None,
+        outcome: GameOutcome | None,
+        running_until: float | None = None,
     ) -> None:
-        """Second step of a save on a cluster: move the chat's timer member, write the archive."""
-        if old_timer < 0 and deadline is None and outcome is None:
+        """Second step of a save on a cluster: move the chat's timer member, write the archive, and list or
+        unlist the chat among the running games (`running_until` 0: unlist)."""
+        if old_timer < 0 and deadline is None and outcome is None and running_until is None:
             return
         pipe = self.redis.pipeline()
+        if running_until is not None:
+            if running_until:
+                pipe.zadd(k.running_key(chat.platform), {str(chat): running_until})
+            else:
+                pipe.zrem(k.running_key(chat.platform), str(chat))
         if old_timer >= 0:
             pipe.zrem(k.timers_key(chat.platform), k.timer_member(chat, old_timer))
         if deadline is not None:
@@ -249,6 +347,16 @@ class RedisGameStore:
         if outcome is not None:
             pipe.set(k.archive_key(outcome.game_id), outcome.archive_json, ex=ARCHIVE_TTL)
         await self._roundtrip(pipe.execute())
+
+    async def running_chats(self, platform: str, now: float | None = None) -> list[ChatRef]:
+        """The platform's chats with a game running (see `keys.running_key`); those whose game expired
+        untouched by ``now`` are dropped from the index on the way. One round trip."""
+        key, now = k.running_key(platform), time.time() if now is None else now
+        pipe = self.redis.pipeline()
+        pipe.zremrangebyscore(key, "-inf", repr(float(now)))
+        pipe.zrange(key, 0, -1)
+        _, members = await self._roundtrip(pipe.execute())
+        return [ChatRef.parse(text(member)) for member in members]
 
     async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]:
         """The chat's players, most duraks first, then most games, first-outs, points. Two round trips."""

@@ -17,22 +17,23 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from adapters.discord.commands import install
-from adapters.discord.delivery import Delivery
+from adapters.discord.delivery import PLATFORM, Delivery
 from adapters.discord.flow import InteractionFlow
-from adapters.discord.hands import HandRegistry
+from adapters.discord.hands import CACHE_USERS, HandRegistry
 from adapters.discord.tracing import api_call_trace
 from adapters.discord.views import CardSelect, DirectMessageToggle, ServiceButton
+from bot.adapter import MessageMemory
+from bot.config import BotConfig
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
 from bot.timers import Deliveries, run_timers
-from storage.store import GameStore
 
 log = logging.getLogger("durak.discord")
-PLATFORM = "dc"
 
 
 class DiscordSettings(BaseSettings):
@@ -45,6 +46,7 @@ class DiscordSettings(BaseSettings):
     discord_sync: bool = False  # upload the slash commands at start (once per deploy)
     discord_sync_guild: int | None = None  # sync to this guild only (appears at once; for testing)
     discord_ack_budget: float = 1.5  # seconds to wait for the service before deferring an interaction
+    discord_cache_users: int = Field(default=CACHE_USERS, ge=100)  # users whose language stays in memory
 
     def shard_list(self) -> list[int] | None:
         ids = [int(part) for part in self.shard_ids.replace(" ", "").split(",") if part]
@@ -56,13 +58,16 @@ class DiscordSettings(BaseSettings):
 
 
 class DurakDiscordClient(discord.AutoShardedClient):
-    """The bot. ``run_timer_loop``: also run the turn-timer loop here (a Discord-only process, tests);
-    under ``durak-bot run`` the one loop of the process calls this client through its ``deliveries``."""
+    """The bot, and the Discord `bot.adapter.Adapter`. ``run_timer_loop``: also run the turn-timer loop here
+    (a Discord-only process, tests); under ``durak-bot run`` the one loop of the process calls this client
+    through its ``deliveries``."""
+
+    platform = PLATFORM
 
     def __init__(
         self,
         service: GameService,
-        store: GameStore,
+        store: MessageMemory,
         settings: DiscordSettings | None = None,
         *,
         run_timer_loop: bool = False,
@@ -85,7 +90,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
         )
         self.service, self.store = service, store
         self.tree: app_commands.CommandTree[DurakDiscordClient] = app_commands.CommandTree(self)
-        self.hands = HandRegistry(clock)
+        self.hands = HandRegistry(clock, self.settings.discord_cache_users)
         self.delivery = Delivery(self, store, self.hands)
         self.flow = InteractionFlow(
             service, self.delivery, self.hands, self.settings.discord_ack_budget, clock
@@ -102,16 +107,16 @@ class DurakDiscordClient(discord.AutoShardedClient):
             self._timers = asyncio.create_task(
                 run_timers(
                     self.service,
-                    self.store,
+                    self.service.store,
                     self._stop_timers,
                     self.deliver_due,
                     self.timer_poll,
                     self.clock,
-                    platforms=[PLATFORM],  # only Discord's deadlines: others belong to other adapters
+                    platforms=[self.platform],  # only Discord's deadlines: others belong to other adapters
                 )
             )
         elif self.deliveries is not None:
-            self.deliveries.register(PLATFORM, self.deliver_due)
+            self.deliveries.join(self)
         if self.settings.discord_sync:
             await self.sync_commands(self.settings.discord_sync_guild)
 
@@ -128,7 +133,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
 
     async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
         """A turn deadline's effects (AI moves, timeouts, reminders), shown like any other."""
-        if due.platform == PLATFORM:
+        if due.platform == self.platform:
             await self.delivery.deliver(effects)
 
     async def on_ready(self) -> None:
@@ -136,22 +141,24 @@ class DurakDiscordClient(discord.AutoShardedClient):
 
     async def close(self) -> None:
         if self.deliveries is not None:
-            self.deliveries.unregister(PLATFORM, self.deliver_due)
+            self.deliveries.leave(self)
         self._stop_timers.set()
         if self._timers is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._timers, timeout=5)
         with contextlib.suppress(TimeoutError):
             await self.delivery.settled(timeout=5)
+        await self.delivery.marks.close()  # what was delivered, for the next process (bot/outbox.py)
         await super().close()
 
 
 async def run_discord(
-    config: Any, service: GameService, store: GameStore, deliveries: Deliveries | None = None
+    config: BotConfig, service: GameService, store: MessageMemory, deliveries: Deliveries | None = None
 ) -> None:
     """`durak-bot run`: serve Discord with ``config.discord_token`` until the process is stopped; join the
-    process's turn-timer ``deliveries``, or without them run a timer loop of its own."""
-    token = getattr(config, "discord_token", None)
+    process's turn-timer ``deliveries``, or without them run a timer loop of its own. The
+    `bot.adapter.RunPlatform` of Discord."""
+    token = config.discord_token
     if not token:
         raise ValueError("DISCORD_TOKEN is not set")
     client = DurakDiscordClient(service, store, run_timer_loop=deliveries is None, deliveries=deliveries)

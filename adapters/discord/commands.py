@@ -1,4 +1,4 @@
-"""The ``/durak`` slash command group: new, join, leave, start, cancel, stats, rules, settings, help.
+"""The ``/durak`` slash command group: one subcommand per command of `bot.commands` shown on Discord.
 
 Each subcommand becomes one service `Command` (``help``'s answer gets Discord's command names).
 Names and descriptions are `locale_str`; `CommandTranslator` gives Discord the Russian and Italian ones
@@ -7,14 +7,17 @@ when the tree is synced. ``words`` completes the last word typed from the words 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import Any, Concatenate
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _t
 
 from adapters.discord.texts import COMMAND_TEXTS
+from bot.commands import COMMANDS, CommandSpec, OnDiscord, Place, offered_in
 from bot.effects import Message
 from bot.i18n import LANGUAGES
 from core.settings import TIMER_MAX, TIMER_MIN, accepted_words
@@ -24,8 +27,22 @@ TIMER_EXAMPLES = (0, TIMER_MIN, 30, 60, 120, TIMER_MAX)
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "it": "Italiano"}
 
 
+def localisations() -> dict[str, dict[str, str]]:
+    """English text to its Russian and Italian: the group's and options' texts, and every subcommand's
+    name and description from the table."""
+    texts = dict(COMMAND_TEXTS)
+    for spec in offered_in(Place.DISCORD):
+        form = spec.discord
+        assert form is not None
+        texts[form.name] = {"ru": form.ru[0], "it": form.it[0]}
+        texts[form.description] = {"ru": form.ru[1], "it": form.it[1]}
+    return texts
+
+
 class CommandTranslator(app_commands.Translator):
-    """Russian and Italian names and descriptions from `COMMAND_TEXTS`; English is the source text."""
+    """Russian and Italian names and descriptions (`localisations`); English is the source text."""
+
+    texts = localisations()
 
     async def translate(
         self,
@@ -33,7 +50,7 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
-        return COMMAND_TEXTS.get(string.message, {}).get(locale.value.split("-")[0])
+        return self.texts.get(string.message, {}).get(locale.value.split("-")[0])
 
 
 def word_choices() -> list[str]:
@@ -75,18 +92,26 @@ def flow_of(interaction: Interaction) -> Any:
     return interaction.client.flow
 
 
-# The service's help names Telegram's commands; on Discord they are subcommands of /durak. Lines of
-# commands Discord does not have (/hint: private practice chats) are left out.
-DISCORD_NAMES = {
-    "/newgame [words]": "/durak new [words]",
-    "/join": "/durak join",
-    "/leave": "/durak leave",
-    "/start": "/durak start",
-    "/cancel": "/durak cancel",
-    "/rules": "/durak rules",
-    "/settings [words]": "/durak settings [words] [language]",
-    "/stats": "/durak stats",
+def discord_name(form: OnDiscord) -> str:
+    """How Discord's /help names a command: ``/durak new [words]``."""
+    return " ".join([f"/durak {form.name}", *(f"[{option}]" for option in form.options)])
+
+
+# The service's help names the table's commands as typed on Telegram; on Discord they are subcommands of
+# /durak. Lines of commands Discord does not have (/hint: private practice chats) are left out.
+DISCORD_NAMES = {spec.usage: discord_name(spec.discord) for spec in COMMANDS if spec.discord is not None}
+RENAMED = {
+    re.compile(rf"/{spec.name}\b"): f"/durak {spec.discord.name}"
+    for spec in COMMANDS
+    if spec.discord is not None and spec.discord.name != spec.name
 }
+
+
+def renamed(text: str) -> str:
+    """A help line's text with the commands Discord names differently (``/newgame`` is ``/durak new``)."""
+    for pattern, name in RENAMED.items():
+        text = pattern.sub(name, text)
+    return text
 
 
 def discord_help(telegram_help: Message) -> Message:
@@ -97,67 +122,58 @@ def discord_help(telegram_help: Message) -> Message:
         if name.startswith("/") and name not in DISCORD_NAMES:
             continue
         lines.append(
-            tuple(
-                replace(span, text=DISCORD_NAMES.get(span.text, span.text.replace("/newgame", "/durak new")))
-                for span in spans
-            )
+            tuple(replace(span, text=DISCORD_NAMES.get(span.text, renamed(span.text))) for span in spans)
         )
     return replace(telegram_help, lines=tuple(lines))
 
 
+Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]
+
+
+def callback_for(spec: CommandSpec, form: OnDiscord) -> Callback:
+    """The subcommand's function, with Discord's options for the words the command takes."""
+    name, public = form.name, form.public
+    rewrite = discord_help if spec.lists_commands else None
+    if form.options == ():
+
+        async def plain(interaction: Interaction) -> None:
+            await flow_of(interaction).command(interaction, name, public=public, rewrite=rewrite)
+
+        return plain
+    if form.options == ("words",):
+
+        @app_commands.rename(words=_t("words"))
+        @app_commands.describe(words=_t("Rules words, e.g. transfer deck=24"))
+        @app_commands.autocomplete(words=words_autocomplete)
+        async def with_words(interaction: Interaction, words: str = "") -> None:
+            await flow_of(interaction).command(interaction, name, words, public=public, rewrite=rewrite)
+
+        return with_words
+    if form.options == ("words", "language"):
+
+        @app_commands.rename(words=_t("words"), language=_t("language"))
+        @app_commands.describe(
+            words=_t("Rules words, e.g. transfer deck=24"), language=_t("Language of the game messages")
+        )
+        @app_commands.choices(
+            language=[app_commands.Choice(name=LANGUAGE_NAMES[lang], value=lang) for lang in LANGUAGES]
+        )
+        @app_commands.autocomplete(words=words_autocomplete)
+        async def with_language(interaction: Interaction, words: str = "", language: str = "") -> None:
+            text = f"{words} lang={language}" if language else words
+            await flow_of(interaction).command(interaction, name, text, public=public, rewrite=rewrite)
+
+        return with_language
+    raise ValueError(f"/{spec.name}: no Discord options {form.options}")
+
+
 def build_group() -> app_commands.Group:
+    """``/durak`` with one subcommand per command of the table that shows on Discord."""
     group = app_commands.Group(name=_t("durak"), description=_t("Play Durak, the card game"), guild_only=True)
-
-    @group.command(name=_t("new"), description=_t("Open a lobby for a new game"))
-    @app_commands.rename(words=_t("words"))
-    @app_commands.describe(words=_t("Rules words, e.g. transfer deck=24"))
-    @app_commands.autocomplete(words=words_autocomplete)
-    async def new(interaction: Interaction, words: str = "") -> None:
-        await flow_of(interaction).command(interaction, "new", words)
-
-    @group.command(name=_t("join"), description=_t("Join the open lobby"))
-    async def join(interaction: Interaction) -> None:
-        await flow_of(interaction).command(interaction, "join")
-
-    @group.command(name=_t("leave"), description=_t("Leave the lobby; during a game: surrender"))
-    async def leave(interaction: Interaction) -> None:
-        await flow_of(interaction).command(interaction, "leave")
-
-    @group.command(name=_t("start"), description=_t("Start the game"))
-    async def start(interaction: Interaction) -> None:
-        await flow_of(interaction).command(interaction, "start")
-
-    @group.command(name=_t("cancel"), description=_t("Close the lobby or stop the game (creator or admin)"))
-    async def cancel(interaction: Interaction) -> None:
-        await flow_of(interaction).command(interaction, "cancel")
-
-    @group.command(name=_t("stats"), description=_t("The leaderboard of this channel"))
-    async def stats(interaction: Interaction) -> None:
-        await flow_of(interaction).command(interaction, "stats", public=True)
-
-    @group.command(name=_t("rules"), description=_t("The rules in force"))
-    async def rules(interaction: Interaction) -> None:
-        await flow_of(interaction).command(interaction, "rules")
-
-    @group.command(
-        name=_t("settings"), description=_t("This channel's default rules and language (admins change them)")
-    )
-    @app_commands.rename(words=_t("words"), language=_t("language"))
-    @app_commands.describe(
-        words=_t("Rules words, e.g. transfer deck=24"), language=_t("Language of the game messages")
-    )
-    @app_commands.choices(
-        language=[app_commands.Choice(name=LANGUAGE_NAMES[lang], value=lang) for lang in LANGUAGES]
-    )
-    @app_commands.autocomplete(words=words_autocomplete)
-    async def settings(interaction: Interaction, words: str = "", language: str = "") -> None:
-        text = f"{words} lang={language}" if language else words
-        await flow_of(interaction).command(interaction, "settings", text)
-
-    @group.command(name=_t("help"), description=_t("How to play with this bot"))
-    async def help_(interaction: Interaction) -> None:
-        await flow_of(interaction).command(interaction, "help", rewrite=discord_help)
-
+    for spec in offered_in(Place.DISCORD):
+        form = spec.discord
+        assert form is not None  # `CommandSpec` checks it
+        group.command(name=_t(form.name), description=_t(form.description))(callback_for(spec, form))
     return group
 
 

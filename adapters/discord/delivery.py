@@ -5,7 +5,10 @@ The channel's table is one message edited in place; its id is stored with the ch
 same message. Table edits of one channel go through one worker that always sends the newest content: while
 an edit is in flight, newer tables replace each other, so a quick bout costs two edits, not a dozen. A table
 or hand older than one already shown (another interaction's, or the turn timer's, handled at the same time)
-is dropped (`ShownVersions`).
+is dropped (`ShownVersions`). What was delivered (the table's version, each hand's fingerprint) is written
+with the channel (`bot.outbox`), so a restarted process re-renders what a dead one never sent: the table,
+and hands in DMs; an ephemeral hand cannot be (its interaction token lived in the dead process), but any
+tap on it brings it up to date.
 Discord's per-route rate limits are left to discord.py, which waits out a 429 and retries.
 """
 
@@ -24,14 +27,15 @@ from adapters.discord.hands import HandRegistry, hand_parts
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import build_view
+from bot.adapter import MessageMemory
 from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShownVersions, ShowTable
+from bot.outbox import DeliveredMarks, hand_mark
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
-from storage.store import GameStore
+from storage.keys import DISCORD, ChatRef
 
 log = logging.getLogger("durak.discord.delivery")
 
-PLATFORM = "dc"
+PLATFORM = DISCORD
 DM_REFUSED = 50007
 GONE = (10003, 10008, 10015, 50027)  # unknown channel / message / webhook, expired token
 
@@ -56,7 +60,7 @@ class TableSlot:
 
 
 class Delivery:
-    def __init__(self, client: discord.Client, store: GameStore, hands: HandRegistry) -> None:
+    def __init__(self, client: discord.Client, store: MessageMemory, hands: HandRegistry) -> None:
         self.client = client
         self.store = store
         self.hands = hands
@@ -64,6 +68,7 @@ class Delivery:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.table_writes = 0  # messages posted or edited for tables (merging is measured by tests)
         self.shown = ShownVersions()  # the newest table and hand versions on their way: none goes backwards
+        self.marks = DeliveredMarks(store)  # what was delivered, kept with the channel (bot/outbox.py)
 
     # ---- bookkeeping ---------------------------------------------------------------------------------
 
@@ -120,12 +125,14 @@ class Delivery:
         if message_id and not new:
             try:
                 await channel.get_partial_message(int(message_id)).edit(embed=embed, view=view)
+                self.marks.note_table(chat, effect.version)
                 if effect.game_id and effect.game_id != game_id:
                     await self.store.set_messages(chat, {"table": f"{effect.game_id}:{message_id}"})
                 return
             except discord.NotFound:
                 log.info("table message of channel %s is gone; posting a new one", effect.chat)
         sent = await channel.send(embed=embed, **with_view(view))
+        self.marks.note_table(chat, effect.version)
         await self.store.set_messages(chat, {"table": f"{effect.game_id or '-'}:{sent.id}"})
         if message_id and new:  # the old table's buttons would only answer "this game is over"
             with contextlib.suppress(discord.HTTPException):
@@ -190,6 +197,7 @@ class Delivery:
                 live.message_id = sent.id
             else:
                 await live.webhook.edit_message(live.message_id, embed=embed, view=view)
+            self.marks.note_hand(chat_ref(hand.chat), hand.user_id, hand.version, hand.message)
         except discord.HTTPException as error:
             log.info("hand of %s in %s no longer editable (%s)", hand.user_id, hand.chat, error)
             self.hands.forget(hand.chat, hand.user_id)
@@ -206,6 +214,7 @@ class Delivery:
                         int(dm_channel), type=discord.ChannelType.private
                     )
                     await partial.get_partial_message(int(message_id)).edit(embed=embed, view=view)
+                    self.marks.note_hand(chat_ref(hand.chat), hand.user_id, hand.version, hand.message)
                     return True
                 except discord.NotFound:
                     pass
@@ -220,8 +229,9 @@ class Delivery:
             await self.dm_refused(hand.chat, hand.user_id, messages)
             return False
         messages[hand_key(hand.user_id)] = f"{channel_id}:{sent.id}"
+        shown = hand_mark(hand.user_id, hand.version, hand.message) if hand.version else {}
         await self.store.set_messages(
-            chat_ref(hand.chat), {hand_key(hand.user_id): messages[hand_key(hand.user_id)]}
+            chat_ref(hand.chat), {hand_key(hand.user_id): messages[hand_key(hand.user_id)], **shown}
         )
         return True
 

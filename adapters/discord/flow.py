@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from adapters.discord.delivery import Delivery, chat_ref, hand_key
+from adapters.discord.delivery import PLATFORM, Delivery, chat_ref, hand_key
 from adapters.discord.hands import SAFETY, TOKEN_LIFETIME, HandRegistry, hand_parts, is_hand_message
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
@@ -32,7 +32,6 @@ from storage.errors import StoreUnavailable
 
 log = logging.getLogger("durak.discord.flow")
 
-PLATFORM = "dc"
 Interaction = discord.Interaction[Any]
 
 
@@ -269,3 +268,4 @@ class InteractionFlow:
             message_id = message.id
         if not in_dm and message_id is not None:
             self.hands.remember(hand.chat, user.id, interaction.followup, message_id, now)
+        self.delivery.marks.note_hand(chat_ref(hand.chat), user.id, hand.version, hand.message)

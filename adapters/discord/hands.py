@@ -7,7 +7,9 @@ token lives: other players' moves show up without a tap. The hand's text says un
 "My hand" on the table brings a fresh one. A player who opted in gets the hand by DM instead.
 
 The registry is per process, in memory: a guild's interactions reach the process running its shard, so
-its players' tokens are there. After a restart the first tap on "My hand" starts a fresh one.
+its players' tokens are there. After a restart the first tap on "My hand" starts a fresh one. The languages
+are kept for the most recently seen users only (`DISCORD_CACHE_USERS`); anyone else's next interaction
+brings theirs back.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from adapters.discord.texts import say
 from adapters.discord.views import build_view, dm_toggle_spec
 from bot import payloads
 from bot.effects import ShowHand
+from bot.lru import LRU
 
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord keeps an interaction token usable
 SAFETY = 30.0  # stop using a token a little before Discord does
 PRUNE_ABOVE = 5000  # forget expired tokens once this many hands are remembered
+CACHE_USERS = 50_000  # default of DISCORD_CACHE_USERS
 
 
 @dataclass
@@ -40,10 +44,10 @@ class LiveHand:
 class HandRegistry:
     """(channel id, user id) -> the live ephemeral hand; user id -> the language their client reported."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time, users: int = CACHE_USERS) -> None:
         self.clock = clock
         self.live: dict[tuple[str, str], LiveHand] = {}
-        self.langs: dict[str, str] = {}
+        self.langs: LRU[str, str] = LRU(users)
 
     def remember(
         self, chat: str, user_id: str, webhook: discord.Webhook, message_id: int, since: float

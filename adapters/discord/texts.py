@@ -53,43 +53,17 @@ def say(key: str, lang: str | None, **values: str) -> str:
     return text.format(my_hand=translator(lang)._("My hand"), **values)
 
 
-# Slash command names and descriptions: English is the source, Discord shows these to Russian and
-# Italian clients. Names must be lowercase, 1-32 word characters.
+# The /durak group's and its options' names and descriptions: English is the source, Discord shows these
+# to Russian and Italian clients. Names must be lowercase, 1-32 word characters. Each subcommand's own
+# name and description are declared with its command in `bot.commands`.
 COMMAND_TEXTS: dict[str, dict[str, str]] = {
     "durak": {"ru": "дурак", "it": "durak"},
     "Play Durak, the card game": {"ru": "Играть в дурака", "it": "Gioca a Durak (il gioco di carte)"},
-    "new": {"ru": "новая", "it": "nuova"},
-    "Open a lobby for a new game": {"ru": "Открыть набор в новую игру", "it": "Apri una nuova partita"},
     "words": {"ru": "слова", "it": "parole"},
     "Rules words, e.g. transfer deck=24": {
         "ru": "Слова правил, например transfer deck=24",
         "it": "Parole delle regole, es. transfer deck=24",
     },
-    "join": {"ru": "войти", "it": "entra"},
-    "Join the open lobby": {"ru": "Войти в открытый набор", "it": "Entra nella partita aperta"},
-    "leave": {"ru": "выйти", "it": "esci"},
-    "Leave the lobby; during a game: surrender": {
-        "ru": "Выйти из набора; во время игры: сдаться",
-        "it": "Esci dalla partita aperta; durante il gioco: arrenditi",
-    },
-    "start": {"ru": "начать", "it": "inizia"},
-    "Start the game": {"ru": "Начать игру", "it": "Inizia la partita"},
-    "cancel": {"ru": "отменить", "it": "annulla"},
-    "Close the lobby or stop the game (creator or admin)": {
-        "ru": "Закрыть набор или остановить игру (создатель или админ)",
-        "it": "Chiudi la partita (creatore o admin)",
-    },
-    "stats": {"ru": "статистика", "it": "classifica"},
-    "The leaderboard of this channel": {"ru": "Таблица лидеров канала", "it": "La classifica del canale"},
-    "rules": {"ru": "правила", "it": "regole"},
-    "The rules in force": {"ru": "Действующие правила", "it": "Le regole in vigore"},
-    "settings": {"ru": "настройки", "it": "impostazioni"},
-    "This channel's default rules and language (admins change them)": {
-        "ru": "Правила и язык канала по умолчанию (меняют админы)",
-        "it": "Regole e lingua predefinite del canale (le cambiano gli admin)",
-    },
     "language": {"ru": "язык", "it": "lingua"},
     "Language of the game messages": {"ru": "Язык сообщений игры", "it": "Lingua dei messaggi del gioco"},
-    "help": {"ru": "помощь", "it": "aiuto"},
-    "How to play with this bot": {"ru": "Как играть с ботом", "it": "Come giocare con il bot"},
 }

@@ -16,8 +16,8 @@ import aiohttp
 from yarl import URL
 
 from bot import metrics
+from storage.keys import DISCORD as PLATFORM
 
-PLATFORM = "dc"
 API_PREFIX = re.compile(r"^/api/v\d+/")
 TOKEN_AFTER = ("interactions", "webhooks")  # /interactions/{id}/{token}/..., /webhooks/{id}/{token}/...
 

@@ -4,5 +4,8 @@ The adapter only translates: typed lines become the presses and commands a chat 
 service's messages become text. Every rule and every decision stays in `bot/`.
 """
 
-PLATFORM = "local"
+from storage.keys import LOCAL as PLATFORM
+
+__all__ = ["CHAT_ID", "PLATFORM"]
+
 CHAT_ID = "terminal"

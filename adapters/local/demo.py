@@ -48,7 +48,6 @@ class DemoPrinter:
         self.out = out
         self.brief = brief
         self.last_table = ""
-        self.final_table = ""
 
     def show(self, effects: list[Effect]) -> None:
         for effect in effects:

@@ -12,6 +12,7 @@ from bot import payloads
 from bot.effects import Button
 from bot.i18n import Translator
 from core import Action, Card, Kind
+from core.numbers import whole_number
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Quit:
 
 Meaning = Pick | Problem | SlashCommand | Help | Quit
 
+MOVE_DIGITS = 4  # a hand never has 10,000 buttons; longer numbers are not read at all
 KIND_WORDS = {"t": Kind.TAKE, "take": Kind.TAKE, "p": Kind.PASS, "pass": Kind.PASS}
 
 
@@ -81,8 +83,8 @@ def interpret(text: str, buttons: list[Button], tr: Translator) -> Meaning:
     if typed.startswith("/"):
         name, _sep, words = typed[1:].partition(" ")
         return SlashCommand(name.lower(), words.strip()) if name else Problem(usage(len(buttons), tr))
-    if word.isdigit():
-        number = int(word)
+    number = whole_number(word, MOVE_DIGITS)
+    if number is not None:
         if not buttons:
             return Problem(usage(0, tr))
         if not 1 <= number <= len(buttons):

@@ -12,17 +12,22 @@ from bot.i18n import translator
 from bot.play import seat_of
 from bot.render.hand import render_hand
 from bot.render.table import render_table
-from bot.session import ChatSession, Lobby, Playing
+from bot.repair import Unreadable, decoded
+from bot.session import Lobby, Playing
 from storage.models import ChatRecord
 
 
 def running_game_screen(
     record: ChatRecord, user_id: str, now: float
 ) -> tuple[Message | None, Message | None, str]:
-    """(table, hand, kind): kind is "game" for a running game, "lobby" for an open lobby, else ""."""
+    """(table, hand, kind): kind is "game" for a running game, "lobby" for an open lobby, "unreadable" for a
+    record this release cannot decode (the service sets it aside at the next command), else ""."""
     if not record.state:
         return None, None, ""
-    session = ChatSession.decode(record.state)
+    try:
+        session = decoded(record.state)
+    except Unreadable:
+        return None, None, "unreadable"
     if isinstance(session.header, Lobby):
         return None, None, "lobby"
     header, game = session.header, session.game

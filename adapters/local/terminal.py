@@ -16,6 +16,7 @@ from adapters.local.reading import Help, Pick, Problem, Quit, SlashCommand, inte
 from adapters.local.screen import Screen, find_button
 from adapters.local.snapshot import running_game_screen
 from bot import payloads
+from bot.commands import Place, offered_in
 from bot.effects import Alert, Effect, ShowTable
 from bot.i18n import Translator
 from bot.inputs import Command, Press, TimerDue, User
@@ -102,7 +103,7 @@ class TerminalGame:
         _ = self.tr._
         record = await self.store.load(LOCAL_CHAT)
         table, hand, kind = running_game_screen(record, self.user.id, self.service.clock())
-        if kind == "lobby":
+        if kind in ("lobby", "unreadable"):  # the service closes a lobby, and sets an unreadable record aside
             await self.command("cancel")
             return False
         if kind != "game":
@@ -221,14 +222,13 @@ class TerminalGame:
 
 
 def help_text(tr: Translator) -> str:
+    """How to move, then the terminal's commands from the table (`bot.commands`), then how to quit."""
     _ = tr._
     return "\n".join(
         [
             _("Type the number of a move, or a card (9h, 10s, qd, as), t to take, p to pass."),
-            _(
-                "Commands: /rules, /stats, /leave (surrender), /cancel (end the game), q (quit, keep the game)."
-            ),
-            "/hint — " + _("a suggestion for your move (private chat)"),
+            *(f"{spec.usage} — {tr.declared(spec.help)}" for spec in offered_in(Place.TERMINAL)),
+            "q — " + _("quit, keep the game"),
         ]
     )
 

@@ -26,13 +26,15 @@ from adapters.telegram.memory import PLATFORM, ChatMemory
 from adapters.telegram.pacing import Clock, Limits
 from adapters.telegram.request import CountingRequest
 from adapters.telegram.webhook import WebhookServer
+from bot.adapter import MessageMemory
+from bot.commands import Place, offered_in
 from bot.config import BotConfig
 from bot.effects import Effect
 from bot.i18n import translator
 from bot.inputs import TimerDue
+from bot.logs import keep_secret
 from bot.service import GameService
 from bot.timers import Deliveries, run_timers
-from storage.store import GameStore
 
 log = logging.getLogger("durak.telegram")
 
@@ -41,30 +43,22 @@ COMMAND_LANGUAGES = ("", "ru", "it")  # "" is every other language: English
 
 
 def bot_commands(lang: str) -> list[BotCommand]:
-    """The command menu; the descriptions are /help's, so they share its translations."""
-    _ = translator(lang or "en")._
-    return [
-        BotCommand("newgame", _("open a lobby, e.g. /newgame transfer neighbours")),
-        BotCommand("join", _("join the open lobby")),
-        BotCommand("leave", _("leave the lobby; during a game: surrender")),
-        BotCommand("start", _("start the game")),
-        BotCommand("cancel", _("close the lobby or stop the game (creator or admin)")),
-        BotCommand("rules", _("the rules in force")),
-        BotCommand("settings", _("this chat's default rules and language (admins)")),
-        BotCommand("stats", _("the leaderboard of this chat")),
-        BotCommand("hint", _("a suggestion for your move (private chat)")),
-        BotCommand("help", _("how to play and all commands")),
-    ]
+    """The command menu: the table's Telegram commands, described by their /help lines (one translation)."""
+    tr = translator(lang or "en")
+    return [BotCommand(spec.name, tr.declared(spec.help)) for spec in offered_in(Place.TELEGRAM)]
 
 
 class TelegramBot:
-    """One bot: its PTB application and our delivery queue, started and stopped together."""
+    """One bot: its PTB application and our delivery queue, started and stopped together. The Telegram
+    `bot.adapter.Adapter`."""
+
+    platform = PLATFORM
 
     def __init__(
         self,
         config: BotConfig,
         service: GameService,
-        store: GameStore,
+        store: MessageMemory,
         clock: Clock | None = None,
         limits: Limits | None = None,
         deliveries: Deliveries | None = None,
@@ -85,8 +79,10 @@ class TelegramBot:
             .concurrent_updates(False)  # one update at a time: effects are queued in the order they happened
             .build()
         )
-        self.memory = ChatMemory(store)
-        self.delivery = Delivery(self.application.bot, self.memory, clock, limits)
+        self.memory = ChatMemory(store, config.telegram_cache_chats, config.telegram_cache_users)
+        self.delivery = Delivery(
+            self.application.bot, self.memory, clock, limits, texts=config.telegram_cache_chats
+        )
         self.handlers = Handlers(service, store, self.memory, self.delivery)
         self.delivery.migrate = self.handlers.migrate
         self.handlers.register(self.application)
@@ -97,7 +93,8 @@ class TelegramBot:
         self.webhook_secret = ""
         self.webhook: WebhookServer | None = None
 
-    async def deliver_timer_effects(self, due: TimerDue, effects: list[Effect]) -> None:
+    async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
+        """A turn deadline's (or the start-up catch-up's) effects, queued like those of an update."""
         self.delivery.submit(effects)
 
     async def start(
@@ -118,10 +115,12 @@ class TelegramBot:
         await self.publish_commands()
         await application.start()
         assert application.updater is not None
-        use_webhook = bool(self.config.webhook_url) if webhook is None else webhook
-        if use_webhook:
+        if webhook is None:  # `durak-bot run --webhook` sets telegram_webhook; WEBHOOK_URL alone is enough
+            webhook = self.config.telegram_webhook or bool(self.config.webhook_url)
+        if webhook:
             url = self.config.webhook_url or ""
             self.webhook_secret = self.config.webhook_secret or secrets.token_urlsafe(32)
+            keep_secret(self.webhook_secret)  # a random one is no setting the log already masks
             self.webhook = WebhookServer(
                 application, urlsplit(url).path, self.webhook_secret, listen, self.config.port
             )
@@ -133,16 +132,16 @@ class TelegramBot:
             self._timers = asyncio.create_task(
                 run_timers(
                     self.service,
-                    self.store,
+                    self.service.store,
                     self._stop_timers,
-                    self.deliver_timer_effects,
+                    self.deliver_due,
                     poll=timer_poll,
                     clock=timer_clock,
-                    platforms=[PLATFORM],  # only Telegram's deadlines: others belong to other adapters
+                    platforms=[self.platform],  # only Telegram's deadlines: others belong to other adapters
                 )
             )
         elif self.deliveries is not None:
-            self.deliveries.register(PLATFORM, self.deliver_timer_effects)
+            self.deliveries.join(self)
 
     async def publish_commands(self) -> None:
         for lang in COMMAND_LANGUAGES:
@@ -151,7 +150,7 @@ class TelegramBot:
     async def stop(self) -> None:
         application = self.application
         if self.deliveries is not None:
-            self.deliveries.unregister(PLATFORM, self.deliver_timer_effects)
+            self.deliveries.leave(self)
         self._stop_timers.set()
         if self._timers is not None:
             await asyncio.wait_for(self._timers, timeout=5)
@@ -165,7 +164,7 @@ class TelegramBot:
         await application.shutdown()
 
 
-def build_application(config: BotConfig, service: GameService, store: GameStore) -> Application:  # type: ignore[type-arg]
+def build_application(config: BotConfig, service: GameService, store: MessageMemory) -> Application:  # type: ignore[type-arg]
     """The configured PTB application (handlers registered); its `bot_data["durak"]` is the `TelegramBot`."""
     return TelegramBot(config, service, store).application
 
@@ -173,14 +172,15 @@ def build_application(config: BotConfig, service: GameService, store: GameStore)
 async def run_telegram(
     config: BotConfig,
     service: GameService,
-    store: GameStore,
+    store: MessageMemory,
     deliveries: Deliveries | None = None,
     webhook: bool | None = None,
 ) -> None:
     """Serve Telegram until cancelled (`bot.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
     open long poll is dropped, queued messages get a few seconds to go out. ``deliveries``: the process's
     turn-timer routes to join; without them this bot runs its own timer loop. ``webhook``: None means "when
-    WEBHOOK_URL is set"; `durak-bot run --webhook` may pass True, and False forces long polling."""
+    WEBHOOK_URL is set, or ``config.telegram_webhook``" (`durak-bot run --webhook`); False forces long polling.
+    The `bot.adapter.RunPlatform` of Telegram."""
     bot = TelegramBot(config, service, store, deliveries=deliveries)
     await bot.start(webhook=webhook, own_timer_loop=deliveries is None)
     try:

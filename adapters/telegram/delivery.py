@@ -7,6 +7,11 @@ the old one is gone. A table or hand older than one already queued (another inpu
 time) is never queued. A 429 pauses only that chat; "message is not modified" is avoided by comparing with
 what was last sent and, should it happen anyway, counts as done. A 403 from a player's private chat
 becomes a "start me" request in the group; the game itself just waits for that player.
+
+A chat's queue sends in lanes (`lanes.py`): the game's result and its last table first, then tables and
+hands, then informational replies, which also leave the chat a spare send and are merged or dropped while
+they wait. A queue exists only while its chat has something to send; its pace (what Telegram still counts)
+is kept for the chats that sent most recently, more than the bot's overall limit lets send within a window.
 """
 
 from __future__ import annotations
@@ -15,7 +20,6 @@ import asyncio
 import html
 import logging
 import warnings
-from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -25,13 +29,16 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from adapters.telegram.deeplink import deep_link
-from adapters.telegram.items import GAME_THREAD, HAND, POST, TABLE, Item, items_for, merged
-from adapters.telegram.memory import ChatMemory
+from adapters.telegram.items import GAME_THREAD, HAND, INFO, POST, TABLE, Item, items_for
+from adapters.telegram.lanes import Lanes
+from adapters.telegram.memory import ChatMemory, ref
 from adapters.telegram.pacing import Clock, Limits, MonotonicClock, Pace
 from adapters.telegram.render import URL, Rendered, render, split_long
 from bot import payloads
 from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
+from bot.lru import LRU
+from bot.outbox import DeliveredMarks
 
 log = logging.getLogger("durak.telegram")
 
@@ -44,9 +51,10 @@ REMEMBERED_TEXTS = 20_000
 @dataclass
 class ChatQueue:
     pace: Pace
-    pending: deque[Item] = field(default_factory=deque)
+    pending: Lanes = field(default_factory=Lanes)
     paused_until: float = 0.0
     worker: asyncio.Task[None] | None = None
+    waking: asyncio.Future[None] | None = None  # set while a reply waits: a table or hand ends the wait
 
 
 class Delivery:
@@ -57,18 +65,23 @@ class Delivery:
         clock: Clock | None = None,
         limits: Limits | None = None,
         migrate: Callable[[str, str], Awaitable[None]] | None = None,
+        texts: int = REMEMBERED_TEXTS,
     ) -> None:
+        """``texts``: how many sent messages' texts are remembered (to skip an edit that changes nothing)."""
         self.bot = bot
         self.memory = memory
         self.clock = clock or MonotonicClock()
         self.limits = limits or Limits()
         self.migrate = migrate  # the app's handler for a group that became a supergroup
         self.bot_username = ""
-        self.queues: dict[int, ChatQueue] = {}
+        self.queues: dict[int, ChatQueue] = {}  # only chats with something to send (a worker each)
+        hot = self.limits.global_per_second * (self.limits.group_window + self.limits.margin)
+        self.paces: LRU[int, Pace] = LRU(2 * int(hot))  # no more chats can have sent within a window
         self.overall = self.limits.overall(self.clock.now())
-        self.sent: OrderedDict[tuple[int, int], Rendered] = OrderedDict()
+        self.sent: LRU[tuple[int, int], Rendered] = LRU(texts)
         self.asked: set[tuple[str, str, str]] = set()  # (group, game, user) told to start the bot
         self.shown = ShownVersions()  # the newest table and hand versions queued, so none goes backwards
+        self.marks = DeliveredMarks(memory.store)  # what was delivered, kept with the chat (bot/outbox.py)
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
@@ -90,12 +103,8 @@ class Delivery:
         """A screen that asked for a new message (a new lobby, a hand after /start) was overtaken by its own
         next change: if that is still queued, it opens the new message instead."""
         queue = self.queues.get(overtaken.chat)
-        if queue is None:
-            return
-        for index in range(len(queue.pending) - 1, -1, -1):
-            if (both := merged(overtaken, queue.pending[index])) is not None:
-                queue.pending[index] = both
-                return
+        if queue is not None:
+            queue.pending.still_new(overtaken)
 
     def enqueue(self, item: Item) -> None:
         if self._closing:
@@ -105,16 +114,24 @@ class Delivery:
             item = item.moved(item.home, home)
         queue = self.queues.get(item.chat)
         if queue is None:
-            now = self.clock.now()
-            pace = self.limits.group(now) if item.chat < 0 else self.limits.private(now)
+            pace = self.paces.touch(item.chat)
+            if pace is None:
+                now = self.clock.now()
+                pace = self.limits.group(now) if item.chat < 0 else self.limits.private(now)
+                self.paces[item.chat] = pace
             queue = self.queues[item.chat] = ChatQueue(pace)
-        if queue.pending and (both := merged(queue.pending[-1], item)) is not None:
-            queue.pending[-1] = both
-        else:
-            queue.pending.append(item)
+        queue.pending.add(item, item.lane == INFO and self._behind(queue))
+        if item.lane != INFO and queue.waking is not None and not queue.waking.done():
+            queue.waking.set_result(None)  # a reply was waiting for a spare send: this one goes first
         if queue.worker is None:
             self._idle.clear()
             queue.worker = asyncio.get_running_loop().create_task(self._work(item.chat, queue))
+
+    def _behind(self, queue: ChatQueue) -> bool:
+        """The chat cannot send all that waits and one more now and still keep a spare send."""
+        now = self.clock.now()
+        spare = self.limits.reply_spare + len(queue.pending)
+        return queue.paused_until > now or queue.pace.wait(now, spare) > 0
 
     async def wait_idle(self, timeout: float = 10.0) -> None:
         """Until every queue is empty (tests and the bench use it; seconds are real)."""
@@ -133,28 +150,30 @@ class Delivery:
         for worker in workers:
             worker.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+        await self.marks.close()
 
     # ---- the worker of one chat ----------------------------------------------------------------------
 
     async def _work(self, chat: int, queue: ChatQueue) -> None:
         try:
             while queue.pending and not self._closing:
-                item = queue.pending[0]
+                item = queue.pending.head()
                 await self.memory.load(item.home)
+                if queue.pending.head() is not item:
+                    continue  # merged with a newer update, or overtaken by a more urgent one, meanwhile
                 if self._unchanged(item):
-                    queue.pending.popleft()
+                    queue.pending.pop_head()
+                    self._delivered(item)
                     continue
                 now = self.clock.now()
-                wait = max(queue.paused_until - now, queue.pace.wait(now), self.overall.wait(now))
+                spare = self.limits.reply_spare if item.lane == INFO else 0
+                wait = max(queue.paused_until - now, queue.pace.wait(now, spare), self.overall.wait(now))
                 if wait > 0:
-                    await self.clock.sleep(wait)
+                    await (self._wait_for_spare(queue, wait) if spare else self.clock.sleep(wait))
                     continue  # the head may have been merged with a newer update meanwhile
-                queue.pending.popleft()
+                queue.pending.pop_head()
                 if not await self._send_paced(queue, item):
-                    queue.pending.appendleft(item)
-                    if len(queue.pending) > 1 and (both := merged(item, queue.pending[1])) is not None:
-                        queue.pending.popleft()
-                        queue.pending[0] = both
+                    queue.pending.put_back(item)
         except asyncio.CancelledError:
             raise
         except Exception:  # a bug must not leave the chat's queue dead forever
@@ -164,8 +183,26 @@ class Delivery:
             queue.worker = None
             if queue.pending and not self._closing:
                 queue.worker = asyncio.get_running_loop().create_task(self._work(chat, queue))
-            elif all(q.worker is None for q in self.queues.values()):
-                self._idle.set()
+            else:
+                self._went_idle(chat, queue)
+
+    def _went_idle(self, chat: int, queue: ChatQueue) -> None:
+        """An idle chat keeps no queue, only its pace among the recent ones; no queue left: all is sent."""
+        if self.queues.get(chat) is queue:
+            del self.queues[chat]
+            self.paces[chat] = queue.pace  # it sent just now: the newest to keep
+        if not self.queues:
+            self._idle.set()
+
+    async def _wait_for_spare(self, queue: ChatQueue, seconds: float) -> None:
+        """A reply waits for a spare send, or until a table or hand joins the queue and goes first."""
+        queue.waking = asyncio.get_running_loop().create_future()
+        napping = asyncio.ensure_future(self.clock.sleep(seconds))
+        try:
+            await asyncio.wait((napping, queue.waking), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            napping.cancel()
+            queue.waking = None
 
     async def _send_paced(self, queue: ChatQueue, item: Item) -> bool:
         """Perform one item; False to keep it at the head of the queue (and try again later)."""
@@ -175,6 +212,7 @@ class Delivery:
             self.overall.take(started)
             try:
                 await self._perform(item)
+                self._delivered(item)
                 return True
             except RetryAfter as error:
                 seconds = retry_seconds(error)
@@ -201,6 +239,13 @@ class Delivery:
                 queue.pace.settle(started, finished)
                 self.overall.settle(started, finished)
         return True
+
+    def _delivered(self, item: Item) -> None:
+        """A table or hand is shown: record its version with the chat, for a restarted process to compare."""
+        if item.kind == TABLE:
+            self.marks.note_table(ref(item.home), item.version)
+        elif item.kind == HAND and not isinstance(item.message, Rendered):
+            self.marks.note_hand(ref(item.home), item.user_id, item.version, item.message)
 
     # ---- Bot API calls -------------------------------------------------------------------------------
 
@@ -284,9 +329,6 @@ class Delivery:
 
     def _remember_sent(self, chat: int, message_id: int, rendered: Rendered) -> None:
         self.sent[(chat, message_id)] = rendered
-        self.sent.move_to_end((chat, message_id))
-        while len(self.sent) > REMEMBERED_TEXTS:
-            self.sent.popitem(last=False)
 
     # ---- when a chat refuses -------------------------------------------------------------------------
 
@@ -332,8 +374,7 @@ class Delivery:
         queue = self.queues.get(int(old))
         if queue is None:
             return
-        waiting, queue.pending = list(queue.pending), deque()
-        for item in waiting:
+        for item in queue.pending.drain():
             self.enqueue(item.moved(old, new))
 
 

@@ -28,18 +28,20 @@ from adapters.telegram.delivery import Delivery
 from adapters.telegram.items import GAME_THREAD
 from adapters.telegram.memory import PLATFORM, ChatMemory, ref
 from bot import payloads
+from bot.adapter import MessageMemory
+from bot.commands import NEWGAME, Place, Who, names_with, offered_in
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
+from bot.outbox import TABLE_SHOWN
 from bot.render.text import line, message
 from bot.service import GameService
 from storage.errors import StoreUnavailable
-from storage.store import GameStore
 
 log = logging.getLogger("durak.telegram")
 
-COMMANDS = ("newgame", "join", "leave", "start", "cancel", "settings", "rules", "stats", "help", "hint")
-ADMIN_COMMANDS = ("settings", "cancel")  # only these ask Telegram who administers the chat
-OPENS_LOBBY = ("newgame", "new")
+COMMANDS = tuple(spec.name for spec in offered_in(Place.TELEGRAM))  # the names the bot listens to
+ADMIN_COMMANDS = names_with(Who.ADMIN)  # only these ask Telegram who administers the chat
+OPENS_LOBBY = NEWGAME.names
 ANSWER_WITHIN = 0.6  # seconds: past this the press is answered empty (the spinner stops) and the move goes on
 MAX_ALERT = 200
 
@@ -57,7 +59,7 @@ def topic_of(msg: Message | None) -> int | None:
 
 class Handlers:
     def __init__(
-        self, service: GameService, store: GameStore, memory: ChatMemory, delivery: Delivery
+        self, service: GameService, store: MessageMemory, memory: ChatMemory, delivery: Delivery
     ) -> None:
         self.service = service
         self.store = store
@@ -197,7 +199,7 @@ class Handlers:
         self.memory.forget(old)
         self.memory.forget(new)
         # the table message stays behind in the old group; the next table update posts a new one
-        await self.memory.remember(new, {"table": None, "thread": None})
+        await self.memory.remember(new, {"table": None, "thread": None, TABLE_SHOWN: None})
         self.delivery.moved(old, new)
 
     # ---- misc ----------------------------------------------------------------------------------------

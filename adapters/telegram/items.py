@@ -2,6 +2,9 @@
 
 The service speaks of its own chat ids ("home": the group whose game it is); an item also says which
 Telegram chat it goes to (a group, or a player's private chat) and which stored message it replaces.
+
+Each item also has a lane, its rank in the chat's queue (`lanes.py`): the game's result and the table that
+shows the end first, then tables, hands and the game's own notices, then informational replies last.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShowTable
 
 TABLE, HAND, POST = "table", "hand", "post"
 GAME_THREAD = -1  # "post in the topic the game lives in"
+RESULT, SCREEN, INFO = 0, 1, 2  # lanes: the game's end; screens and game notices; replies (/rules, refusals)
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,8 @@ class Item:
     user_id: str = ""  # HAND: whose hand
     thread: int | None = GAME_THREAD  # POST in a group: a forum topic, None for none, or the game's topic
     private: bool = False  # POST to a player's private chat: a closed chat is not worth a group message
+    lane: int = SCREEN
+    version: int = 0  # TABLE, HAND: the chat version it shows, recorded once delivered (bot/outbox.py)
 
     @property
     def key(self) -> str:
@@ -42,12 +48,24 @@ class Item:
 
 
 def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD) -> list[Item]:
-    """Queue jobs for the effects in order; alerts are the handlers' business (answerCallbackQuery)."""
+    """Queue jobs for the effects in order; alerts are the handlers' business (answerCallbackQuery). A table
+    given with the game's result is the one that shows the end: it goes in the result's lane."""
+    ended = {effect.chat for effect in effects if isinstance(effect, Notice) and effect.final}
     items: list[Item] = []
     for effect in effects:
         if isinstance(effect, ShowTable):
+            lane = RESULT if effect.chat in ended else SCREEN
             items.append(
-                Item(TABLE, int(effect.chat), effect.chat, effect.message, effect.game_id, effect.new_message)
+                Item(
+                    TABLE,
+                    int(effect.chat),
+                    effect.chat,
+                    effect.message,
+                    effect.game_id,
+                    effect.new_message,
+                    lane=lane,
+                    version=effect.version,
+                )
             )
         elif isinstance(effect, ShowHand):
             items.append(
@@ -59,15 +77,21 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
                     effect.game_id,
                     effect.new_message,
                     user_id=effect.user_id,
+                    version=effect.version,
                 )
             )
         elif isinstance(effect, Notice):
-            items.append(Item(POST, int(effect.chat), effect.chat, effect.message))
+            lane = RESULT if effect.final else SCREEN
+            items.append(Item(POST, int(effect.chat), effect.chat, effect.message, lane=lane))
         elif isinstance(effect, Reply):
             if effect.private and effect.user_id:
-                items.append(Item(POST, int(effect.user_id), effect.chat, effect.message, private=True))
+                items.append(
+                    Item(POST, int(effect.user_id), effect.chat, effect.message, private=True, lane=INFO)
+                )
             else:
-                items.append(Item(POST, int(effect.chat), effect.chat, effect.message, thread=reply_thread))
+                items.append(
+                    Item(POST, int(effect.chat), effect.chat, effect.message, thread=reply_thread, lane=INFO)
+                )
     return items
 
 

@@ -3,20 +3,25 @@
 The ids live in the store (`set_messages`, expiring with the chat's game) so a restarted bot keeps editing
 the same table and hand messages; this class caches them and writes through. It also remembers, in memory
 only, which groups became supergroups (buttons drawn before carry the old id) and the names of users seen.
+The caches keep the most recently used chats and users only (`TELEGRAM_CACHE_CHATS`, `TELEGRAM_CACHE_USERS`):
+a chat dropped from them is read from the store again when it next needs a message edited.
 """
 
 from __future__ import annotations
 
 import logging
 
+from bot.adapter import MessageMemory
+from bot.lru import LRU
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
-from storage.store import GameStore
+from storage.keys import TELEGRAM, ChatRef
 
 log = logging.getLogger("durak.telegram")
 
-PLATFORM = "tg"
+PLATFORM = TELEGRAM
 THREAD = "thread"
+CACHE_CHATS = 20_000  # defaults of the settings of the same names (bot/config.py)
+CACHE_USERS = 50_000
 
 
 def ref(chat: str) -> ChatRef:
@@ -32,12 +37,12 @@ def split_id(value: str | None) -> tuple[str, int] | None:
 
 
 class ChatMemory:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: MessageMemory, chats: int = CACHE_CHATS, users: int = CACHE_USERS) -> None:
         self.store = store
-        self.ids: dict[str, dict[str, str]] = {}
-        self.langs: dict[str, str | None] = {}
-        self.names: dict[str, str] = {}  # user id -> full name, from updates
-        self.user_langs: dict[str, str] = {}
+        self.ids: LRU[str, dict[str, str]] = LRU(chats)
+        self.langs: LRU[str, str | None] = LRU(chats)
+        self.names: LRU[str, str] = LRU(users)  # user id -> full name, from updates
+        self.user_langs: LRU[str, str] = LRU(users)
         self.migrated: dict[str, str] = {}  # old group id -> supergroup id
 
     def current(self, chat: str) -> str:
@@ -49,18 +54,26 @@ class ChatMemory:
         return chat
 
     async def load(self, chat: str) -> dict[str, str]:
-        if chat not in self.ids:
-            try:
-                record = await self.store.load(ref(chat))
-            except StoreUnavailable as error:
-                log.warning("message ids of %s unavailable: %s", chat, error)
-                return {}
-            self.ids[chat] = dict(record.messages)
-            self.langs[chat] = record.lang
-        return self.ids[chat]
+        known = self.ids.touch(chat)
+        if known is not None:
+            self.langs.touch(chat)
+            return known
+        try:
+            record = await self.store.load(ref(chat))
+        except StoreUnavailable as error:
+            log.warning("message ids of %s unavailable: %s", chat, error)
+            return {}
+        ids = self.ids[chat] = dict(record.messages)
+        self.langs[chat] = record.lang
+        return ids
 
     async def remember(self, chat: str, updates: dict[str, str | None]) -> None:
-        ids = self.ids.setdefault(chat, {})
+        """Write through; a chat no longer cached is read first, so its cached ids are never partial."""
+        ids = self.ids.touch(chat)
+        if ids is None:
+            ids = await self.load(chat)
+            if chat not in self.ids:  # the store is unavailable: cache what we know
+                self.ids[chat] = ids
         for name, value in updates.items():
             if value is None:
                 ids.pop(name, None)

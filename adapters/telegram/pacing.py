@@ -4,7 +4,8 @@ Telegram allows about 20 messages a minute in a group (edits count), about one a
 and about 30 a second overall. The bucket keeps a steady pace (so a busy game gets one table edit every
 few seconds rather than 20 at once and then a frozen minute); the window guarantees the ceiling. A send is
 counted from the moment it leaves until its answer, as the later time, so a slow answer never lets the next
-send slip into a window Telegram still counts as full. The clock is injectable: tests share the fake
+send slip into a window Telegram still counts as full. A send that can wait (an informational reply) asks
+for ``spare`` sends on top of its own, so a table edit coming next still finds one. The clock is injectable: tests share the fake
 server's virtual clock and play a minute of limits in a fraction of a second.
 """
 
@@ -45,9 +46,10 @@ class TokenBucket:
             self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
             self.stamp = now
 
-    def wait(self, now: float) -> float:
+    def wait(self, now: float, spare: int = 0) -> float:
         self._refill(now)
-        return 0.0 if self.tokens >= 1 - EPSILON else max(EPSILON, (1 - self.tokens) / self.rate)
+        needed = min(self.capacity, 1 + spare)
+        return 0.0 if self.tokens >= needed - EPSILON else max(EPSILON, (needed - self.tokens) / self.rate)
 
     def take(self, now: float) -> None:
         self._refill(now)
@@ -68,11 +70,12 @@ class SlidingWindow:
         while self.times and self.times[0] <= now - self.window:
             self.times.pop(0)
 
-    def wait(self, now: float) -> float:
+    def wait(self, now: float, spare: int = 0) -> float:
         self._forget(now)
-        if len(self.times) < self.limit:
+        limit = max(1, self.limit - spare)
+        if len(self.times) < limit:
             return 0.0
-        return max(EPSILON, self.times[len(self.times) - self.limit] + self.window - now + EPSILON)
+        return max(EPSILON, self.times[len(self.times) - limit] + self.window - now + EPSILON)
 
     def take(self, now: float) -> None:
         bisect.insort(self.times, now)
@@ -94,8 +97,8 @@ class Pace:
     def __init__(self, *limiters: Limiter) -> None:
         self.limiters = limiters
 
-    def wait(self, now: float) -> float:
-        return max((limiter.wait(now) for limiter in self.limiters), default=0.0)
+    def wait(self, now: float, spare: int = 0) -> float:
+        return max((limiter.wait(now, spare) for limiter in self.limiters), default=0.0)
 
     def take(self, now: float) -> None:
         for limiter in self.limiters:
@@ -119,6 +122,7 @@ class Limits:
     global_per_second: int = 30
     global_burst: int = 10
     margin: float = 1.0  # seconds added to each window: our clock and Telegram's never agree exactly
+    reply_spare: int = 1  # sends an informational reply leaves to the chat's next table or hand edit
 
     def group(self, now: float) -> Pace:
         window = self.group_window + self.margin

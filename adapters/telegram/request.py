@@ -12,8 +12,7 @@ from typing import Any
 from telegram.request import HTTPXRequest, RequestData
 
 from bot import metrics
-
-PLATFORM = "tg"
+from storage.keys import TELEGRAM as PLATFORM
 
 
 def api_method(url: str) -> str:

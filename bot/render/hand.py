@@ -80,7 +80,8 @@ def render_hand(session: Playing, view: View, chat_id: str, tr: Translator) -> M
     # card buttons in the order the hand is shown (plain cards by rank, trumps last), covers by their target
     order = {card.id: place for place, card in enumerate(view.hand)}
     playable = sorted(
-        (a for a in turn_actions if a.kind in (Kind.ATTACK, Kind.COVER)), key=lambda a: (order[a.card_id], a.slot)
+        (a for a in turn_actions if a.kind in (Kind.ATTACK, Kind.COVER)),
+        key=lambda a: (order[a.card_id], a.slot),
     )
     card_buttons = [button(a) for a in playable]
     other_buttons = [button(a) for a in view.legal_actions if a.kind not in (Kind.ATTACK, Kind.COVER)]

@@ -39,15 +39,18 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> M
             label, Payload(chat_id, lobby.lobby_id, step, code).encode(), opens_private=opens_private
         )
 
-    seats_now = len(lobby.seats)  # Add AI is not idempotent: its press says how many seats it saw
+    seats_now = len(lobby.seats)  # Add and Remove AI are not idempotent: a press says how many seats it saw
+    ai_row = [
+        button(_("Add AI"), f"{payloads.ADD_AI}:normal", step=seats_now),
+        button(_("easy"), f"{payloads.ADD_AI}:easy", step=seats_now),
+        button(_("hard"), f"{payloads.ADD_AI}:hard", step=seats_now),
+    ]
+    if any(seat.is_ai for seat in lobby.seats):
+        ai_row.append(button(_("Remove AI"), payloads.REMOVE_AI, step=seats_now))
 
     buttons = [
         [button(_("Join"), payloads.JOIN, opens_private=True), button(_("Leave"), payloads.LEAVE)],
-        [
-            button(_("Add AI"), f"{payloads.ADD_AI}:normal", step=seats_now),
-            button(_("easy"), f"{payloads.ADD_AI}:easy", step=seats_now),
-            button(_("hard"), f"{payloads.ADD_AI}:hard", step=seats_now),
-        ],
+        ai_row,
         [button(_("Start"), payloads.START), button(_("Cancel"), payloads.CANCEL)],
     ]
     if settings.teams:

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from bot import payloads
 from bot.effects import Button, Message
 from bot.i18n import Translator
+from bot.names import shown_name
 from bot.payloads import Payload
 from bot.render.lobby import seat_label
 from bot.render.text import bold, line, message
 from bot.session import Seat
 from core import Result
 from storage.models import PlayerStats
+
+if TYPE_CHECKING:
+    from bot.commands import CommandSpec
 
 
 def render_result(
@@ -50,24 +57,15 @@ def render_stats(stats: list[PlayerStats], tr: Translator) -> Message:
                 tr.n_("{n} pt", "{n} pts", row.points).format(n=row.points),
             )
         )
-        lines.append(line(f"{number}. ", bold(row.name), " — ", detail))
+        name = shown_name(row.name) or _("Player")  # rows may predate the cleaning of names on entry
+        lines.append(line(f"{number}. ", bold(name), " — ", detail))
     return message(lines)
 
 
-def render_help(accepted_words: str, tr: Translator) -> Message:
+def render_help(commands: Sequence[CommandSpec], accepted_words: str, tr: Translator) -> Message:
+    """One line per command of the table (`bot.commands`) that /help lists, then the rules words."""
     _ = tr._
-    commands = [
-        ("/newgame [words]", _("open a lobby, e.g. /newgame transfer neighbours")),
-        ("/join", _("join the open lobby")),
-        ("/leave", _("leave the lobby; during a game: surrender")),
-        ("/start", _("start the game")),
-        ("/cancel", _("close the lobby or stop the game (creator or admin)")),
-        ("/rules", _("the rules in force")),
-        ("/settings [words]", _("this chat's default rules and language (admins)")),
-        ("/stats", _("the leaderboard of this chat")),
-        ("/hint", _("a suggestion for your move (private chat)")),
-    ]
     lines = [line(bold(_("Durak bot")))]
-    lines.extend(line(bold(cmd), " — ", text) for cmd, text in commands)
+    lines.extend(line(bold(spec.usage), " — ", tr.declared(spec.help)) for spec in commands if spec.in_help)
     lines.append(line(_("Words: {words}").format(words=accepted_words)))
     return message(lines)

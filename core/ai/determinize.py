@@ -2,18 +2,18 @@
 
 `sample_hidden` deals the unseen cards to the opponents' unknown slots and to the hidden talon, honouring
 what the seat knows: known cards stay where they are, certain absences always hold, beliefs hold when they
-can. `build_game` then fills a `Game`'s slots the way `core.deal` does. Only core/ai builds games this way;
-it reads the engine's slot names, so a rename in core/state.py shows up in tests/ai at once.
+can. `build_game` then builds the `Game` with the engine's one constructor, from the view's public facts and
+the knowledge's.
 """
 
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from core.ai.knowledge import Knowledge
-from core.cards import bits, ranks_on_table
-from core.deal import new_game
-from core.state import MAX_ATTACKS, Game
+from core.cards import bits, deck_ids
+from core.state import Game
 from core.view import View
 
 _TRIES = 8
@@ -112,43 +112,45 @@ def _deal_with_constraints(
 
 
 def build_game(view: View, k: Knowledge, hands: list[int], talon: list[int]) -> Game:
-    """A `Game` equal to the real one in everything the seat can see, with these hidden cards."""
-    game = _template(view, k).clone()  # any slot not set below keeps a fresh deal's value
-    game.hand_masks = tuple(hands)
-    game.talon = tuple(talon)
-    game.trump_index = k.trump
+    """A `Game` equal to the real one in everything the seat can see, with these hidden cards. It keeps no
+    history: search plays forward from here and reads none, and repetition is too rare to model."""
     severny = view.severny_card
-    game.severny_card = severny.id if severny is not None else -1
-    game.trump_card_id = severny.id if severny is not None else k.bottom
-    game.deal_trump_card_id = view.deal_trump_card.id
-    game.discard = k.discard
-    game.attacks = tuple(attack.id for attack, _ in view.table)
-    game.covers = tuple(cover.id if cover is not None else -1 for _, cover in view.table)
-    ranks = ranks_on_table(game.attacks, game.covers)
-    game.table_ranks = ranks
-    game.phase = view.phase
-    game.attacker = view.attacker
-    game.opener = k.opener
-    game.defender = view.defender
-    game.defender_limit = k.defender_limit
-    game.bout_number = view.bout_number
-    game.bout_cap = 5 if k.settings.first5 and view.bout_number == 1 else MAX_ATTACKS
-    game.passed = sum(1 << s for s in view.passed)
-    game.to_act = view.to_act
-    game.out = tuple(view.out)
-    game.emptied = tuple(k.emptied)
-    game.positions = frozenset()  # repetition is too rare to model in a search
-    game.result = view.result
-    game._log = None
-    game.step = view.step
-    return game
+    return Game(
+        settings=k.settings,
+        players=view.players,
+        seed=None,
+        deck_order=_deck(k.settings.deck),
+        dealer=view.dealer,
+        last_durak=None,
+        hand_masks=tuple(hands),
+        talon=tuple(talon),
+        trump_card_id=severny.id if severny is not None else k.bottom,
+        deal_trump_card_id=view.deal_trump_card.id,
+        severny_card=severny.id if severny is not None else -1,
+        discard=k.discard,
+        attacks=tuple(attack.id for attack, _ in view.table),
+        covers=tuple(cover.id if cover is not None else -1 for _, cover in view.table),
+        phase=view.phase,
+        attacker=view.attacker,
+        opener=k.opener,
+        defender=view.defender,
+        defender_limit=k.defender_limit,
+        bout_cap=k.bout_cap,
+        bout_number=view.bout_number,
+        passed=sum(1 << s for s in view.passed),
+        to_act=view.to_act,
+        out=tuple(view.out),
+        emptied=tuple(k.emptied),
+        result=view.result,
+        step=view.step,
+        recording=False,
+    )
 
 
-def _template(view: View, k: Knowledge) -> Game:
-    """A freshly dealt game with this table's settings and players, made once per knowledge."""
-    if k.template is None:
-        k.template = new_game(k.settings, view.players, seed=0)
-    return k.template
+@cache
+def _deck(size: int) -> tuple[int, ...]:
+    """The deck's cards lowest first: a world's deck order only tells the rules which trump is lowest."""
+    return tuple(deck_ids(size))
 
 
 def sample_game(view: View, k: Knowledge, rng: random.Random) -> Game:

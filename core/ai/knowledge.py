@@ -1,7 +1,9 @@
-"""Public knowledge of one seat, rebuilt from its `View` and the public log alone.
+"""Public knowledge of one seat, read from its `View` and the public log alone.
 
 Durak's history is public: every card played, covered, transferred, taken or discarded was seen by all. We
-replay the log with only public facts (hand sizes, the table, refills by the rules' order) and collect:
+pass once over the actions (the public log) and the events that followed them (the view's, `core.events`:
+where each bout started and ended, who drew how many, who drew the turned-up card, who went out), and
+collect:
 
 - ``discard``: every card beaten off, out of the game;
 - ``known[s]``: cards certainly in seat ``s``'s hand (cards it picked up, the turned-up trump it drew or, when
@@ -18,22 +20,29 @@ replay the log with only public facts (hand sizes, the table, refills by the rul
 - ``not_normal`` (certain): seats that made a move the normal rules never make (`normal.never_covers_with`).
   Search plays a seat shown not normal but not shown not greedy as greedy plays.
 
-Both kinds of absence are forgotten when ``s`` draws from the talon. The log does not mark where a bout ends;
-an attack code is a throw-in or a new bout's opening card, and the next entry tells which (see `_is_throw_in`).
+Both kinds of absence are forgotten when ``s`` draws from the talon.
 """
 
 from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from itertools import islice
 
 from core.ai.baselines import greedy_before
 from core.ai.normal import never_covers_with
 from core.cards import BEATERS, SUIT_MASK, SUITS, bits, deck_ids, mask_of, ranks_on_table
-from core.deal import new_game
+from core.events import (
+    BoutEnded,
+    BoutStarted,
+    Drew,
+    Event,
+    TrumpExchanged,
+    TrumpsChanged,
+    TurnedUpCardDrawn,
+    WentOut,
+)
 from core.settings import Settings
-from core.state import HAND_SIZE, MAX_ATTACKS, Game, Phase
+from core.state import HAND_SIZE, MAX_ATTACKS, next_active, throwers
 from core.view import View
 
 _ATTACK, _COVER, _TAKE, _PASS, _TRANSFER, _EXCHANGE, _SURRENDER = "actpxes"
@@ -60,11 +69,11 @@ class Knowledge:
     talon_size: int = 0
     opener: int = 0
     defender_limit: int = 0
+    bout_cap: int = MAX_ATTACKS  # the bout's most attack cards, as its start said
     emptied: list[int] = field(default_factory=list)
     out: list[int] = field(default_factory=list)
     not_greedy: int = 0  # mask of seats
     not_normal: int = 0  # mask of seats
-    template: Game | None = None  # a dealt game of these settings, reused by `determinize`
 
     @property
     def unseen(self) -> int:
@@ -82,20 +91,20 @@ class Knowledge:
 
 
 def read_knowledge(view: View, log: list[tuple[int, str]]) -> Knowledge:
-    """Replay the public log for ``view.seat`` and return what it knows now."""
+    """Pass over the public ``log`` of actions and ``view``'s events; return what ``view.seat`` knows now."""
     if view.seat is None:
         raise ValueError("a spectator has no hand to play; give the view of a seat")
-    return _Replay(view, log).run()
+    return _Reading(view, log).run()
 
 
-class _Replay:
-    """The public replay: a tiny Durak table that moves card counts, not hidden cards."""
+class _Reading:
+    """The pass over the record: card counts and public facts, never a hidden card."""
 
     def __init__(self, view: View, log: list[tuple[int, str]]) -> None:
         settings = Settings.from_words(view.settings_words)
         n = len(view.players)
         self.view = view
-        self.log = [(seat, code) for seat, code in log if code[0] != _SURRENDER]
+        self.log = log
         self.k = Knowledge(
             seat=view.seat or 0,
             n=n,
@@ -109,166 +118,118 @@ class _Replay:
             doubts=[0] * n,
             hand_sizes=[HAND_SIZE] * n,
             talon_size=settings.deck - HAND_SIZE * n,
-            opener=view.attacker,
-            defender_limit=view.hand_sizes[view.defender],
         )
         if not self.k.talon_size:  # the whole deck is dealt: the dealer keeps the card that showed trumps
             self.k.known[view.dealer] |= 1 << self.k.bottom
             self.k.bottom_holder = view.dealer
-        # a scratch game answers the seating questions (next opponent, throwers) exactly as the engine does
-        self.seating = new_game(settings, view.players, seed=0)
-        self.severny_card = view.severny_card.id if view.severny_card is not None else -1
         self.attacks: list[int] = []
         self.covers: list[int] = []
         self.attacker = self.defender = -1
         self.passed = 0
-        self.bout_number = 0
-        self.taking = False
         self.tells = [_Tells() for _ in range(n)]
         self.ever_played = 0  # cards that have been on the table: in a hand now, they were picked up
 
-    # ---- the walk over the log ---------------------------------------------------------------------
+    # ---- the pass over the record ------------------------------------------------------------------
 
     def run(self) -> Knowledge:
         k = self.k
-        for index, (seat, code) in enumerate(self.log):
-            kind = code[0]
-            if kind == _EXCHANGE:
-                self._exchange(seat)
-                continue
-            card = _card_of(code)
-            if kind == _ATTACK:
-                if self.attacker < 0:
-                    self._start_bout(seat)
-                elif self._in_bout_awaiting_attackers() and not self._is_throw_in(index, seat, card):
-                    self._end_bout()
-                elif self._in_bout_awaiting_attackers():
-                    self._note_skipped_before(seat)
-                self._note_style(seat, kind, card)
-                self._attack(seat, card)
-            elif kind == _PASS:
-                self._note_style(seat, kind, card)
-                self._note_skipped_before(seat)
-                self.passed |= 1 << seat
-            elif kind == _COVER:
-                self._note_style(seat, kind, card)
-                self._play_card(seat, card)
-                self.covers[int(code.split(":")[1])] = card
-                self._after_cover()
-            elif kind == _TAKE:
-                self._note_style(seat, kind, card)
-                self._note_failed_cover(seat)
-                self.taking = True
-                self.passed = 0
-            elif kind == _TRANSFER:
-                self.k.not_greedy |= 1 << seat
-                self._transfer(seat, card)
-        if self.attacker >= 0 and self._bout_over_in_view():
-            self._end_bout()
+        events = iter(self.view.events)
+        pending = next(events, None)
+        for step, (seat, code) in enumerate(self.log):
+            while pending is not None and pending[0] <= step:  # what followed the actions before this one
+                self._event(pending[1])
+                pending = next(events, None)
+            self._action(seat, code)
+        while pending is not None:
+            self._event(pending[1])
+            pending = next(events, None)
         k.hand = mask_of(c.id for c in self.view.hand)
         k.known[k.seat] = k.hand
         k.table = mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
         self._note_style_at_end()
         return k
 
-    def _in_bout_awaiting_attackers(self) -> bool:
-        """Everything covered (or the defender took): the next attack card may be a throw-in."""
-        return bool(self.attacks) and (self.taking or -1 not in self.covers)
-
-    def _is_throw_in(self, index: int, seat: int, card: int) -> bool:
-        """A throw-in is answered by the same bout: after a take, by more throw-ins or passes (the opening
-        card of a new bout is always answered by its defender); otherwise by the current defender, who never
-        opens the bout after one they beat off while ``seat`` throws in."""
-        if seat == self.defender or not self._table_ranks() >> card & 1:
-            return False
-        following = next(((s, c) for s, c in islice(self.log, index + 1, None) if c[0] != _EXCHANGE), None)
-        if following is None:  # the last entry: the view shows the bout it belongs to
-            if self.taking:
-                return self.view.phase is not Phase.DEFEND
-            return len(self.view.table) > 1 or self.view.phase is not Phase.DEFEND
-        if self.taking:
-            return following[1][0] in (_ATTACK, _PASS)
-        return following[0] == self.defender and following[1][0] in (_COVER, _TAKE, _TRANSFER)
-
-    def _bout_over_in_view(self) -> bool:
-        shown = [card.id for card, _ in self.view.table]
-        return shown != self.attacks
-
-    # ---- bouts -------------------------------------------------------------------------------------
-
-    def _start_bout(self, attacker: int) -> None:
-        k = self.k
-        self.attacker = k.opener = attacker
-        self.defender = self._seating().next_opponent(attacker)
-        k.defender_limit = k.hand_sizes[self.defender]
-        self.bout_number += 1
-        self.attacks, self.covers, self.passed, self.taking = [], [], 0, False
-
-    def _attack(self, seat: int, card: int) -> None:
-        self._play_card(seat, card)
-        self.attacks.append(card)
-        self.covers.append(-1)
-        self.passed = 0
-
-    def _transfer(self, seat: int, card: int) -> None:
-        self._play_card(seat, card)
-        self.attacks.append(card)
-        self.covers.append(-1)
-        self.attacker = seat
-        self.defender = self._next_active(self.defender)
-        self.k.defender_limit = self.k.hand_sizes[self.defender]
-        self.passed = 0
-
-    def _after_cover(self) -> None:
-        """A full cover ends the bout at once when the defender is empty or the limit is reached."""
-        if -1 in self.covers:
+    def _action(self, seat: int, code: str) -> None:
+        kind = code[0]
+        if kind in (_EXCHANGE, _SURRENDER):  # an exchange tells by its event; nothing follows a surrender
             return
-        if not self.k.hand_sizes[self.defender] or len(self.attacks) >= self._limit():
-            self._end_bout(inferred=False)
+        card = _card_of(code)
+        if kind == _ATTACK:
+            if self.attacks:  # a throw-in
+                self._note_skipped_before(seat)
+            self._note_style(seat, kind, card)
+            self._play_card(seat, card)
+            self.attacks.append(card)
+            self.covers.append(-1)
+            self.passed = 0
+        elif kind == _PASS:
+            self._note_style(seat, kind, card)
+            self._note_skipped_before(seat)
+            self.passed |= 1 << seat
+        elif kind == _COVER:
+            self._note_style(seat, kind, card)
+            self._play_card(seat, card)
+            self.covers[int(code.split(":")[1])] = card
+        elif kind == _TAKE:
+            self._note_style(seat, kind, card)
+            self._note_failed_cover(seat)
+            self.passed = 0
+        elif kind == _TRANSFER:
+            self.k.not_greedy |= 1 << seat
+            self._play_card(seat, card)
+            self.attacks.append(card)
+            self.covers.append(-1)
+            self.attacker = seat
+            self.defender = next_active(self.k.n, self.k.out, self.defender)
+            self.k.defender_limit = self.k.hand_sizes[self.defender]
+            self.passed = 0
 
-    def _end_bout(self, inferred: bool = True) -> None:
-        """Nobody else threw in: unpassed throwers hold no card of the table's ranks (when that mattered)."""
+    def _event(self, event: Event) -> None:
         k = self.k
-        if inferred and len(self.attacks) < self._limit():
+        match event:
+            case BoutStarted(attacker, defender, cap):
+                self.attacker = k.opener = attacker
+                self.defender = defender
+                k.bout_cap = cap
+                k.defender_limit = k.hand_sizes[defender]
+                self.attacks, self.covers, self.passed = [], [], 0
+            case BoutEnded(_, taken, cards):
+                self._end_bout(taken, cards)
+            case Drew(seat, number, _):
+                k.hand_sizes[seat] += number
+                k.talon_size -= number
+                k.lacks[seat] = k.doubts[seat] = 0
+                self.tells[seat].drew(number)
+            case TurnedUpCardDrawn(seat, card):
+                k.known[seat] |= 1 << card
+                k.bottom_holder = seat
+            case TrumpsChanged(seat, card):  # Severny: the last hidden card is shown when drawn
+                k.known[seat] |= 1 << card
+            case TrumpExchanged(seat, taken, put):
+                k.known[seat] = k.known[seat] & ~(1 << put) | (1 << taken)
+                k.lacks[seat] &= ~(1 << taken)
+                k.doubts[seat] &= ~(1 << taken)
+                self.tells[seat].usable = False
+                k.bottom = put
+            case WentOut(seat, _):
+                k.out.append(seat)
+
+    def _end_bout(self, taken: bool, table: int) -> None:
+        """When the rules asked the throwers, those who had not passed hold no card of the table's ranks."""
+        k = self.k
+        if len(self.attacks) < self._limit() and (taken or k.hand_sizes[self.defender]):
             for thrower in self._throwers():
                 if not self.passed >> thrower & 1:
                     k.lacks[thrower] |= self._table_ranks()
-        table = mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
-        if self.taking:
+        if taken:
             k.known[self.defender] |= table
             k.lacks[self.defender] &= ~table
             k.doubts[self.defender] &= ~table
             k.hand_sizes[self.defender] += table.bit_count()
         else:
             k.discard |= table
-        self._refill()
-        if not k.talon_size:
-            k.out.extend(s for s in k.emptied if not k.hand_sizes[s] and s not in k.out)
         k.emptied = []
-        if self.taking or self.defender in k.out:
-            next_attacker = self._next_active(self.defender)
-        else:
-            next_attacker = self.defender
-        self.attacks, self.covers, self.passed, self.taking = [], [], 0, False
-        self._start_bout(next_attacker)
-
-    def _refill(self) -> None:
-        k = self.k
-        order = [(k.opener + step) % k.n for step in range(k.n)]
-        order = [s for s in order if s != self.defender and s not in k.out] + [self.defender]
-        for seat in order:
-            drawn = min(max(0, HAND_SIZE - k.hand_sizes[seat]), k.talon_size)
-            if not drawn:
-                continue
-            if self.severny_card >= 0 and k.talon_size >= 2 and k.talon_size - drawn <= 1:
-                k.known[seat] |= 1 << self.severny_card  # Severny: the last hidden card is shown when drawn
-            k.hand_sizes[seat] += drawn
-            k.talon_size -= drawn
-            k.lacks[seat] = k.doubts[seat] = 0
-            self.tells[seat].drew(drawn)
-            if not k.talon_size:
-                k.known[seat] |= 1 << k.bottom
-                k.bottom_holder = seat
+        self.attacks, self.covers, self.passed = [], [], 0
 
     # ---- cards and inferences ----------------------------------------------------------------------
 
@@ -279,20 +240,8 @@ class _Replay:
             self.ever_played |= 1 << card
         k.known[seat] &= ~(1 << card)
         k.hand_sizes[seat] -= 1
-        if not k.hand_sizes[seat]:
-            if k.talon_size:
-                k.emptied.append(seat)
-            else:
-                k.out.append(seat)
-
-    def _exchange(self, seat: int) -> None:
-        k = self.k
-        lowest = min(deck_ids(k.settings.deck)) // 4 * 4 + (k.bottom & 3)
-        k.known[seat] = k.known[seat] & ~(1 << lowest) | (1 << k.bottom)
-        k.lacks[seat] &= ~(1 << k.bottom)
-        self.tells[seat].usable = False
-        k.doubts[seat] &= ~(1 << k.bottom)
-        k.bottom = lowest
+        if not k.hand_sizes[seat] and k.talon_size:
+            k.emptied.append(seat)
 
     def _note_skipped_before(self, seat: int) -> None:
         """Throwers ahead of ``seat`` in priority who had not passed were skipped: no card of those ranks."""
@@ -363,26 +312,14 @@ class _Replay:
     # ---- the rules' public questions ---------------------------------------------------------------
 
     def _table_ranks(self) -> int:
-        ranks = ranks_on_table(self.attacks, self.covers)
-        return ranks
+        return ranks_on_table(self.attacks, self.covers)
 
     def _limit(self) -> int:
-        cap = 5 if self.k.settings.first5 and self.bout_number == 1 else MAX_ATTACKS
-        return min(cap, self.k.defender_limit)
-
-    def _seating(self) -> Game:
-        seating = self.seating
-        seating.out = tuple(self.k.out)
-        seating.attacker = self.attacker
-        seating.defender = self.defender
-        return seating
-
-    def _next_active(self, seat: int) -> int:
-        return self._seating().next_active(seat)
+        return min(self.k.bout_cap, self.k.defender_limit)
 
     def _throwers(self) -> list[int]:
-        """Allowed throwers in priority order, as `Game.throwers` computes them."""
-        return self._seating().throwers()
+        """Allowed throwers in priority order, as the rules compute them."""
+        return throwers(self.k.settings, self.k.n, self.k.out, self.attacker, self.defender)
 
 
 class _Tells:

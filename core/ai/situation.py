@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.cards import mask_of, ranks_on_table
+from core.cards import ranks_on_table
 from core.state import Game, Phase
 from core.view import View
 
@@ -30,7 +30,7 @@ class Situation:
 
     __slots__ = (
         "seat", "hand", "phase", "attacks", "covers", "table_ranks", "trump", "talon_size", "sizes",
-        "attacker", "defender", "limit", "can_transfer", "possible", "n_active", "out",
+        "attacker", "defender", "limit", "can_transfer", "possible", "out",
     )  # fmt: skip
 
     seat: int
@@ -47,7 +47,6 @@ class Situation:
     limit: int
     can_transfer: bool
     possible: Sequence[int]  # per seat: every card it may hold (its exact hand when known)
-    n_active: int
     out: tuple[int, ...]
 
     @staticmethod
@@ -71,7 +70,6 @@ class Situation:
         possible = [k.known[s] | ((unseen & ~k.lacks[s]) if k.hidden_count(s) else 0) for s in range(k.n)]
         possible[k.seat] = k.hand
         sit.possible = possible
-        sit.n_active = k.n - len(view.out)
         sit.out = view.out
         return sit
 
@@ -93,7 +91,6 @@ class Situation:
         sit.limit = game.attack_limit
         sit.can_transfer = game.settings.transfer and game.can_transfer_now()
         sit.possible = hands
-        sit.n_active = len(hands) - len(game.out)
         sit.out = game.out
         return sit
 
@@ -104,6 +101,3 @@ class Situation:
     def uncovered(self) -> list[tuple[int, int]]:
         """(slot, attack card) for every card still waiting for a cover."""
         return [(slot, a) for slot, (a, c) in enumerate(zip(self.attacks, self.covers, strict=True)) if c < 0]
-
-    def table_mask(self) -> int:
-        return mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])

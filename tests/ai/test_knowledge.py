@@ -75,6 +75,15 @@ def test_the_exchanged_trump_is_known_in_the_exchangers_hand() -> None:
     assert k.bottom == Card.parse("6S").id
 
 
+def test_a_lowest_trump_picked_up_then_exchanged_is_known_under_the_talon_not_in_the_hand() -> None:
+    """The pick-up comes before the exchange that follows it (reading the actions alone once ended that bout
+    only at the next card, after the exchange, and put the six back into the exchanger's hand)."""
+    game = stacked(Settings.from_words("exchange"), ["6S 8C 9D TC JD QC", "6C 6D 7C 7D 8D 9C"], "AS")
+    game = by_codes(game, "0:a:6S 1:t 1:e")
+    k = read_knowledge(game.view(0), game.log)
+    assert k.known[1] == _mask("AS") and k.bottom == Card.parse("6S").id
+
+
 def _invariants(words: str, n: int, seed: int) -> None:
     game = new_game(Settings.from_words(words), [f"p{i}" for i in range(n)], seed=seed)
     rng = random.Random(seed)

@@ -51,9 +51,15 @@ def button(message: Message | None, label: str) -> Button:
 
 class Harness:
     def __init__(
-        self, store: RedisGameStore, ai_delay: float = 0.0, seed: int = 42, platform: str = "tg"
+        self,
+        store: RedisGameStore,
+        ai_delay: float = 0.0,
+        seed: int = 42,
+        platform: str = "tg",
+        chat: str = CHAT,
     ) -> None:
         self.clock = 1_000_000.0
+        self.chat = chat
         ids = (f"g{i}" for i in itertools.count(1))
         self.store = store
         self.platform = platform
@@ -68,7 +74,8 @@ class Harness:
         self.last: list[Effect] = []
 
     async def command(self, user: User, name: str, words: str = "", **extra: object) -> list[Effect]:
-        command = Command(self.platform, CHAT, user, name, words, chat_title="Club", **extra)  # type: ignore[arg-type]
+        extra.setdefault("chat_title", "Club")
+        command = Command(self.platform, self.chat, user, name, words, **extra)  # type: ignore[arg-type]
         return await self._run(self.service.handle(command))
 
     async def press(self, user: User, payload: str) -> list[Effect]:
@@ -87,7 +94,7 @@ class Harness:
     async def version(self) -> int:
         from storage.keys import ChatRef
 
-        return (await self.store.load(ChatRef(self.platform, CHAT))).version
+        return (await self.store.load(ChatRef(self.platform, self.chat))).version
 
     async def _run(self, pending: object) -> list[Effect]:
         effects = await pending  # type: ignore[misc]

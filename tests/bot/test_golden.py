@@ -1,10 +1,10 @@
 """Golden transcripts: whole games driven through `GameService`, every effect written down and compared.
 
-Three games (2 players classic with a reminder and a timeout, 4 players transfer, 6 players with a 52-card
-deck), each once in English and once with the chat switched to Russian by an admin (with one English or
-Italian player whose private hand keeps their own language). Seats are people who tap a button chosen by a
-seeded generator among all the buttons they were shown, so the English and the Russian run play the very
-same game. Clock, ids and the deal's seed are fixed.
+Three games (2 players classic with a reminder and a timeout, 4 players transfer on a 24-card deck, 6 players
+with neighbours throwing in and a rematch), each once in English and once with the chat switched to Russian
+by an admin (with one English or Italian player whose private hand keeps their own language). Seats are
+people who tap a button chosen by a seeded generator among all the buttons they were shown, so the English
+and the Russian run play the very same game. Clock, ids and the deal's seed are fixed.
 
 A change to rendering, wording or the engine shows up as a diff here. When the change is intended,
 regenerate the files with ``UPDATE_GOLDEN=1 python -m pytest tests/bot/test_golden.py`` and review the diff.
@@ -249,13 +249,15 @@ async def test_the_language_changes_the_words_never_the_game(spec: GameSpec) -> 
             assert your_cards[langs[audience]] in text, (langs[audience], text)
 
 
-def test_the_games_cover_both_modes_transfers_a_timeout_and_all_sizes() -> None:
+def test_the_games_cover_both_modes_transfers_a_timeout_a_rematch_and_all_sizes() -> None:
     recorded = {path.name: path.read_text(encoding="utf-8") for path in GOLDEN_DIR.glob("*.txt")}
     assert len(recorded) == 2 * len(GAMES)
     four = recorded["four_players_transfer.en.txt"]
     assert "transferred with" in four and "Transfer" in four
     two = recorded["two_players_classic.en.txt"]
     assert "Transfer" not in two and "ran out of time" in two and "15 seconds left for your move." in two
-    assert "=== " in recorded["six_players_neighbours.ru.txt"]
+    six = recorded["six_players_neighbours.en.txt"]
+    assert "Only the defender's two neighbours may throw in." in six and "presses [Rematch] (R)" in six
+    assert "Le tue carte:" in recorded["six_players_neighbours.ru.txt"]  # the Italian seat keeps its language
     assert {len(players(spec, "en")) for spec in GAMES} == {2, 4, 6}
     assert sum(len(text.encode()) for text in recorded.values()) < 600_000

@@ -1,4 +1,4 @@
-"""RULES.md Scoring: podium points, winner takes all, draws, and teams sharing their result."""
+"""rules.md §10, scoring: podium points, winner takes all, draws, and teams sharing their result."""
 
 from __future__ import annotations
 

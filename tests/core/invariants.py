@@ -54,7 +54,7 @@ def assert_cards_accounted(game: Game) -> None:
 
 
 def assert_turn_is_sound(game: Game, legal: list[Action]) -> None:
-    """The player to act has a real choice (fine point 4); a finished game asks nobody."""
+    """The player to act has a real choice (rules.md §4.1); a finished game asks nobody."""
     if game.is_over:
         assert game.to_act is None and game.result is not None
         assert not legal
@@ -69,12 +69,12 @@ def assert_turn_is_sound(game: Game, legal: list[Action]) -> None:
     elif phase is Phase.DEFEND:
         assert seat == game.defender and Kind.TAKE in kinds and -1 in game.covers
     else:
-        assert Kind.ATTACK in kinds, f"seat {seat} asked to throw in without a card (fine point 4)"
+        assert Kind.ATTACK in kinds, f"seat {seat} asked to throw in without a card (rules.md §4.6)"
         assert not game.passed >> seat & 1 and seat != game.defender
 
 
 def assert_others_wait(game: Game) -> None:
-    """Exactly one player is to act: every other seat may at most exchange (fine point 11)."""
+    """Exactly one player is to act: every other seat may at most exchange (rules.md §8.1)."""
     for seat in range(len(game.players)):
         if seat != game.to_act:
             assert set(game.legal_actions(seat)) <= {EXCHANGE}

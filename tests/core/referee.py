@@ -1,4 +1,4 @@
-"""An independent referee: RULES.md re-stated from the public API (cards, table, hands, view) and checked
+"""An independent referee: docs/rules.md re-stated from the public API (cards, table, hands, view) and checked
 on every transition of a random game, so that a rule the engine gets wrong in its own terms still shows up.
 
 It shares no code with `core.rules`: priority, neighbours, the transfer target, beating, the rank rule,
@@ -14,7 +14,7 @@ RANKS = "23456789TJQKA"
 
 
 def beats(cover: Card, attack: Card, trump: str) -> bool:
-    """A higher card of the suit, or any trump over a plain card (RULES.md "Beating")."""
+    """A higher card of the suit, or any trump over a plain card (rules.md §2)."""
     if cover.suit == attack.suit:
         return RANKS.index(cover.rank) > RANKS.index(attack.rank)
     return cover.suit == trump
@@ -29,7 +29,7 @@ def next_active(game: Game, seat: int) -> int:
 
 
 def allowed_throwers(game: Game, attacker: int, defender: int) -> list[int]:
-    """Who may throw in, in priority order: the main attacker, then clockwise (fine points 2 and 10)."""
+    """Who may throw in, in priority order: the main attacker, then clockwise (rules.md §4.6, §4.7, §7.3)."""
     n = len(game.players)
     mode = game.settings.throw_in
     if mode == "auto":
@@ -47,7 +47,7 @@ def bout_cap(game: Game) -> int:
 
 
 def expected_thrower(game: Game) -> int | None:
-    """The first allowed thrower who has not passed and holds a card of a rank on the table (fine point 4)."""
+    """The first allowed thrower who has not passed and holds a card of a rank on the table (rules.md §4.6)."""
     view = game.view(None)
     if len(game.table) >= view.attack_limit:
         return None
@@ -86,7 +86,7 @@ def check_state(game: Game) -> None:
 
 
 def check_result(game: Game) -> None:
-    """One player left holding cards is the durak; nobody left is a draw (RULES.md "Refill and going out")."""
+    """One player left holding cards is the durak; nobody left is a draw (rules.md §7.4)."""
     result = game.result
     assert result is not None and result.order_out == game.out
     holders = [s for s in range(len(game.players)) if s not in game.out]
@@ -99,7 +99,7 @@ def check_result(game: Game) -> None:
 
 
 def check_transition(before: Game, seat: int, action: Action, after: Game, opener: int) -> None:
-    """What one action may do, and how a bout ends (RULES.md "A bout", "Transfer mode", "Refill");
+    """What one action may do, and how a bout ends (rules.md §4, §5, §6);
     ``opener`` is the seat that opened the bout (it draws first)."""
     view = before.view(None)
     table = before.table
@@ -107,7 +107,7 @@ def check_transition(before: Game, seat: int, action: Action, after: Game, opene
     card = action.card
     if kind in (Kind.ATTACK, Kind.COVER, Kind.TRANSFER):
         assert card in before.hand(seat)
-        if before.talon_size == 0:  # out the moment the last card leaves the hand (fine point 1)
+        if before.talon_size == 0:  # out the moment the last card leaves the hand (rules.md §7.1)
             emptied = (seat,) if before.hand_size(seat) == 1 else ()
             assert after.out == before.out + emptied, f"out {after.out} after {before.out}, {seat} played"
     if kind is Kind.ATTACK:
@@ -165,7 +165,7 @@ def check_refill(
 
 
 class RepetitionWatch:
-    """RULES.md "Repetition", kept independently: bout-start positions (every hand as a set, the talon, the
+    """rules.md §7.6 (repetition), kept independently: bout-start positions (every hand as a set, the talon, the
     attacker, the defender) since the last discard. A recurrence must end the game as a draw, and only then."""
 
     def __init__(self, game: Game) -> None:

@@ -1,4 +1,4 @@
-"""RULES.md "Beating": a higher card of the suit or any trump; a trump only by a higher trump; no duty to
+"""rules.md §2 "Beating a card": a higher card of the suit or any trump; a trump only by a higher trump; no duty to
 follow suit. The defender answers each uncovered card (cover, take) and never passes."""
 
 from __future__ import annotations

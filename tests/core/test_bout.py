@@ -1,4 +1,4 @@
-"""RULES.md "A bout, one card at a time": one owner per prompt, the throw-in rank rule, priority, passes,
+"""rules.md §4 "A bout": one owner per prompt, the throw-in rank rule, priority, passes,
 skipped throwers, who may throw in (all / neighbours / auto), taking, and beating off."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""RULES.md "Cards and deal" and "Who attacks": deck sizes, the deal, trumps, the seed, the first attacker."""
+"""rules.md §1 "Cards and the deal" and §3 "Who attacks": deck sizes, the deal, trumps, the seed, the first
+attacker."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md option `exchange` and fine point 11: the lowest trump for the turned-up trump, in or out of turn."""
+"""rules.md §8.1 to §8.4, option `exchange`: the lowest trump for the turned-up trump, in or out of turn."""
 
 from __future__ import annotations
 
@@ -95,6 +95,6 @@ def test_a_thrower_who_exchanges_away_their_only_card_of_a_table_rank_is_skipped
     game = game_with(hands, trump="AH", settings="exchange", opener=0)
     game = play(game, "0 a:6S", "1 c:0:7S")
     assert game.to_act == 0 and codes(game, 0) == {"a:6H", "p", "e"}
-    game = play(game, "0 e")  # 0 now holds AH instead of 6H: no card of rank 6 or 7 any more (fine point 4)
+    game = play(game, "0 e")  # 0 now holds AH instead of 6H: no card of rank 6 or 7 any more (rules.md §8.4)
     assert game.discard_size == 2  # nobody else may throw in: beaten off
     assert game.to_act == 1

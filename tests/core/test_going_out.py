@@ -1,4 +1,5 @@
-"""RULES.md "Refill and going out", the result, and fine points 1, 2, 3, 6, 8 and 10 (out players skipped)."""
+"""rules.md §6 "Refill" and §7 "Going out and the result", with §4.7 and §4.9 to §4.11 (out players
+skipped)."""
 
 from __future__ import annotations
 

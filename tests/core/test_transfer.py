@@ -1,4 +1,4 @@
-"""RULES.md "Transfer mode" and fine point 9: who may transfer, to whom, the limits, and who leads after."""
+"""rules.md §5 "Transfer": who may transfer, to whom, the limits, and who leads after."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md options from the seeds: teams and Durak Severnyi, with stacked decks; plus random playouts."""
+"""rules.md §8.5 and §8.6, variants: teams and Durak Severnyi, with stacked decks; plus random playouts."""
 
 from __future__ import annotations
 

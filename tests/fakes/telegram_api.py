@@ -88,6 +88,9 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.webhook_retry_delay = 0.05  # real seconds between attempts, like Telegram's retries but quick
         self.webhook_attempts = 60
         self.max_long_poll = 50.0
+        self.held_methods: set[str] = set()  # calls of these wait, unanswered, until `release` (see `hold`)
+        self.held_calls = 0  # calls waiting right now
+        self._released = asyncio.Event()
         self._next_update_id = 1
         self._next_query_id = 1
         self._poll_generation = 0
@@ -145,6 +148,8 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
                 raise ApiError(401, "Unauthorized")
             if entry is None:
                 raise ApiError(404, f"Not Found: method {method} is not implemented by the fake")
+            if name in self.held_methods:
+                await self._held()
             result = entry[1](self, params)
             if inspect.isawaitable(result):
                 result = await result
@@ -158,6 +163,25 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.call_log.append(CallRecord(self.clock.now(), name, params, 200))
         self._notify()
         return web.json_response({"ok": True, "result": result})
+
+    def hold(self, *methods: str) -> None:
+        """From now on, calls of ``methods`` (e.g. "editMessageText") wait unanswered until `release`: a stuck
+        network. A caller that disconnects meanwhile (a killed bot) cancels its call: it is never applied."""
+        self.held_methods.update(methods)
+        self._released = asyncio.Event()
+
+    def release(self) -> None:
+        """Let the held calls through (those whose caller is still there) and hold nothing from now on."""
+        self.held_methods.clear()
+        self._released.set()
+
+    async def _held(self) -> None:
+        self.held_calls += 1
+        self._notify()
+        try:
+            await self._released.wait()
+        finally:
+            self.held_calls -= 1
 
     def _notify(self) -> None:
         """Wake whoever waits for a change (long polls, `wait_until`)."""

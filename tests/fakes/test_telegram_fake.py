@@ -335,3 +335,22 @@ async def test_fast_clock_speeds_up_rate_windows_but_not_answer_deadlines(
         await bot.send_message(group.id, "Table")
     assert await bot.answer_callback_query(query)
     assert telegram_api.callback_answers[query].delay < 1.0
+
+
+async def test_a_held_edit_waits_for_release_and_one_whose_caller_hung_up_is_never_applied(
+    telegram_api: FakeTelegram, bot: Bot
+) -> None:
+    group = telegram_api.add_group("Durak club")
+    sent = await bot.send_message(group.id, "Table 1")
+    telegram_api.hold("editMessageText")
+    abandoned = asyncio.ensure_future(bot.edit_message_text("Table 2", group.id, sent.message_id))
+    await telegram_api.wait_until(lambda: telegram_api.held_calls == 1, what="the edit to be held")
+    abandoned.cancel()  # the caller gives up (a killed bot's connection closes the same way)
+    await asyncio.gather(abandoned, return_exceptions=True)
+    await telegram_api.wait_until(lambda: telegram_api.held_calls == 0, what="the server to drop the call")
+    waiting = asyncio.ensure_future(bot.edit_message_text("Table 3", group.id, sent.message_id))
+    await telegram_api.wait_until(lambda: telegram_api.held_calls == 1, what="the next edit to be held")
+    assert telegram_api.message(group, sent.message_id).text == "Table 1"
+    telegram_api.release()
+    await waiting
+    assert [v.plain for v in telegram_api.message(group, sent.message_id).versions] == ["Table 1", "Table 3"]

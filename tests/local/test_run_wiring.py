@@ -4,6 +4,7 @@ names a platform whose code is missing instead of failing with an import traceba
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ def bot_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     for name in ("REDIS_URL", "WEBHOOK_URL", "TELEGRAM_TOKEN", "DISCORD_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("AI_WORKERS", "1")  # not one per core of the machine running the tests
     thresholds = gc.get_threshold()
     yield tmp_path
     gc.unfreeze()  # `run` tunes the collector for a long-lived process: give the test process its own back
@@ -44,6 +46,23 @@ def test_both_tokens_start_both_platforms_on_one_service_and_store(
     assert routes_a is routes_b and routes_a.platforms == ["tg"], "one timer route table, built in main()"
     assert gc.get_threshold()[0] == YOUNG_THRESHOLD and gc.get_freeze_count() > 0, "collector tuned"
     assert config.telegram_token == "123:abc" and "123:abc" not in repr(config)
+
+
+def test_run_decides_ai_in_worker_processes_that_end_with_it(
+    bot_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.ai_pool import AiPool
+
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setattr(cli, "PLATFORM_MODULES", {"telegram": ("tests.local.fake_platforms", "run_telegram")})
+    fake_platforms.started.clear()
+    assert cli.main(["run"]) == 0
+    [(_, _, service, _, _)] = fake_platforms.started
+    assert isinstance(service.ai, AiPool) and service.ai.workers == 1 and service.hint_limiter is not None
+    [worker] = service.ai.worker_pids  # started (and the AI loaded) before serving
+    assert worker != os.getpid()
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)  # `run` returned only after its worker had exited
 
 
 def test_a_platform_whose_module_is_missing_is_named(
@@ -73,3 +92,29 @@ def test_blank_tokens_in_a_copied_env_file_count_as_unset(
     (bot_env / ".env").write_text("TELEGRAM_TOKEN=\nDISCORD_TOKEN=   \n")
     assert cli.main(["run"]) == 2
     assert "Nothing to serve" in capsys.readouterr().err
+
+
+def test_run_limits_presses_and_commands_per_user(bot_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.ratelimit import COMMAND_BURST, COMMAND_RATE
+
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setattr(cli, "PLATFORM_MODULES", {"telegram": ("tests.local.fake_platforms", "run_telegram")})
+    fake_platforms.started.clear()
+    assert cli.main(["run"]) == 0
+    [(_, _, service, _, _)] = fake_platforms.started
+    assert service.limiter is not None
+    assert service.commands is not None
+    assert (service.commands.rate, service.commands.burst) == (COMMAND_RATE, COMMAND_BURST)
+
+
+@pytest.mark.parametrize("flag", [["--webhook"], []])
+def test_run_webhook_hands_webhook_mode_to_the_platforms_with_the_configuration(
+    bot_env: Path, monkeypatch: pytest.MonkeyPatch, flag: list[str]
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/telegram")
+    monkeypatch.setattr(cli, "PLATFORM_MODULES", {"telegram": ("tests.local.fake_platforms", "run_telegram")})
+    fake_platforms.started.clear()
+    assert cli.main(["run", *flag]) == 0
+    [(_, config, _, _, _)] = fake_platforms.started
+    assert config.telegram_webhook is bool(flag)

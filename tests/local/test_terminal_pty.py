@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from adapters.local.text import BOLD, CLEAR_SCREEN
+from storage.embedded import socket_path_for
 from tests.local.cli import ENTRY, clean_env
 
 
@@ -57,4 +58,4 @@ def test_terminal_redraws_the_screen_ai_moves_on_timers_and_sigint_leaves_cleanl
             process.kill()
             process.wait()
         os.close(master)
-    assert not (tmp_path / "data" / "local" / "redis.sock").exists()  # the embedded Redis was stopped
+    assert not socket_path_for(tmp_path / "data" / "local").exists()  # the embedded Redis was stopped

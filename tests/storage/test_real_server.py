@@ -251,10 +251,13 @@ async def test_the_embedded_default_reuses_a_server_already_on_its_socket(
     assert server.answers()  # not ours to stop
 
 
-def test_a_data_dir_too_deep_for_a_unix_socket_gets_a_short_stable_socket_path(tmp_path: Path) -> None:
+def test_a_data_dir_too_deep_for_a_unix_socket_gets_a_short_stable_socket_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     assert len(str(deep / "redis.sock")) > 107
     path = socket_path_for(deep)
     assert len(str(path)) <= 100 and path == socket_path_for(deep)
     assert path != socket_path_for(tmp_path / ("d" * 60) / ("f" * 60))
-    assert socket_path_for(tmp_path) == tmp_path.resolve() / "redis.sock"
+    assert socket_path_for(tmp_path) == tmp_path.resolve() / "socket" / "redis.sock"

@@ -4,15 +4,19 @@ Prometheus page on the same port; every Bot API call, 429s included, counted by 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
+import pytest
 
 from bot import metrics
 from bot.effects import Notice
 from bot.render.text import line, message
+from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import FakeUser
 from tests.prometheus import Samples, prometheus, scrape, value  # noqa: F401  (the fixture)
 from tests.telegram.world import World
@@ -166,3 +170,57 @@ async def test_the_bot_token_never_reaches_the_logs(world_factory: Callable[...,
     finally:
         root.handlers[:], root.level = saved[0], saved[1]
         logging.getLogger("httpx").setLevel(saved[2])
+
+
+async def test_durak_bot_run_webhook_serves_telegram_by_webhook(
+    telegram_api: FakeTelegram,
+    fake_redis: object,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`durak-bot run --webhook` (bot/main.py) hands webhook mode to the Telegram adapter: it registers its
+    webhook with the secret, never long-polls, and answers the updates POSTed to its port."""
+    import gc
+
+    from bot import main as cli
+    from bot.config import BotConfig
+    from storage.store import RedisGameStore
+    from tests.telegram.world import free_port
+
+    async def fake_store(redis_url: str | None, data_dir: object) -> tuple[RedisGameStore, Callable[[], Any]]:
+        async def close() -> None:
+            pass
+
+        return RedisGameStore(fake_redis), close
+
+    monkeypatch.setattr(cli, "open_store_or_explain", fake_store)
+    port = free_port()
+    config = BotConfig(  # type: ignore[call-arg]
+        _env_file=None,
+        telegram_token=telegram_api.token,
+        telegram_api_url=telegram_api.base_url,
+        discord_token=None,
+        webhook_url=f"https://127.0.0.1:{port}/telegram-hook",  # TLS ends in front of the bot
+        port=port,
+        webhook_secret="run-secret",
+        ai_workers=1,
+    )
+    ann = telegram_api.add_user("Ann")
+    telegram_api.user_starts(ann)
+    thresholds = gc.get_threshold()
+    serving = asyncio.create_task(cli.run(config, cli.parser().parse_args(["run", "--webhook"])))
+    try:
+        await telegram_api.wait_until(lambda: telegram_api.webhook is not None, timeout=30)
+        assert telegram_api.webhook is not None and telegram_api.webhook["secret_token"] == "run-secret"
+        hook = f"http://127.0.0.1:{port}/telegram-hook"
+        secret = {"X-Telegram-Bot-Api-Secret-Token": "run-secret", "Content-Type": "application/json"}
+        assert await post(hook, json.dumps(help_update(700, ann)).encode(), secret) == 200
+        await telegram_api.wait_until(
+            lambda: len(telegram_api.bot_messages(ann.id)) == 1, what="/help answered"
+        )
+        assert not [call for call in telegram_api.call_log if call.method == "getUpdates"], "no long polling"
+    finally:
+        serving.cancel()
+        code = await serving
+        gc.unfreeze()  # `run` tunes the collector for a long-lived process: give the test process its own back
+        gc.set_threshold(*thresholds)
+    assert code == 0

@@ -1,0 +1,182 @@
+"""What each command does: one async handler per command, named in the table of `bot.commands`.
+
+A handler gets the service and the `Command` and returns the effects. Most decide on the chat's stored
+record through `GameService.decide_command` (load, pure decision, compare-and-set save); the few that
+need no game state (`/stats`, `/settings`, `/help`) read or write the store directly and skip that path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from bot import lobby as lobby_logic
+from bot import metrics, payloads, play, repair
+from bot.context import Context
+from bot.decision import Decision, show
+from bot.effects import Alert, Effect, Reply
+from bot.i18n import LANGUAGES, translator
+from bot.inputs import Command
+from bot.render.rules import render_rules, settings_problem
+from bot.render.summary import render_help, render_stats
+from bot.render.text import line, message
+from bot.session import ChatSession, Finished, Lobby, Playing
+from core import Settings, SettingsError
+from core.settings import accepted_words
+from storage.keys import ChatRef
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+Handler = Callable[["GameService", Command], Awaitable[list[Effect]]]
+Decide = Callable[[Context, ChatSession | None, Command], Decision]
+
+
+def decided(decide: Decide) -> Handler:
+    """A handler that decides on the chat's stored record: the usual path of a command."""
+
+    async def handler(service: GameService, command: Command) -> list[Effect]:
+        return await service.decide_command(command, decide)
+
+    return handler
+
+
+# ---- answered without the game ---------------------------------------------------------------------
+
+
+async def stats(service: GameService, command: Command) -> list[Effect]:
+    chat = ChatRef(command.platform, command.chat_id)
+    record = await service.store.load(chat)
+    rows = await service.store.stats(chat)
+    return [Reply(chat.chat_id, render_stats(rows, translator(record.lang or command.user.lang)))]
+
+
+async def help_(service: GameService, command: Command) -> list[Effect]:
+    from bot.commands import COMMANDS  # the table names this handler: imported when the table exists
+
+    chat = ChatRef(command.platform, command.chat_id)
+    record = await service.store.load(chat)
+    tr = translator(record.lang or command.user.lang)
+    return [Reply(chat.chat_id, render_help(COMMANDS, accepted_words(), tr))]
+
+
+async def settings(service: GameService, command: Command) -> list[Effect]:
+    notes: list[Effect] = []  # defaults dropped because they no longer parse (`bot.repair`)
+    answer = await _settings(service, command, notes)
+    return notes + answer
+
+
+async def _settings(service: GameService, command: Command, notes: list[Effect]) -> list[Effect]:
+    chat = ChatRef(command.platform, command.chat_id)
+    record = await repair.loaded(service.store, chat, notes)
+    tr = translator(record.lang or command.user.lang)
+    _ = tr._
+    if not command.words:
+        current = record.settings or ""
+        lines = [line(_("Default rules of this chat: {words}").format(words=current or _("classic")))]
+        lines.append(line(_("Language: {lang}").format(lang=record.lang or "en")))
+        return [Reply(chat.chat_id, message(lines))]
+    if not (command.is_admin or command.private):
+        return [
+            Reply(chat.chat_id, message([line(_("Only an admin of this chat can change its settings."))]))
+        ]
+    words = command.words.split()
+    langs = [w.split("=", 1)[1].lower() for w in words if w.lower().startswith("lang=")]
+    rule_words = " ".join(w for w in words if not w.lower().startswith("lang="))
+    if any(lang not in LANGUAGES for lang in langs):
+        return [
+            Reply(chat.chat_id, message([line(_("Languages: {langs}").format(langs=", ".join(LANGUAGES)))]))
+        ]
+    tr = translator(langs[-1]) if langs else tr  # "lang=ru" answers in Russian, refusals too
+    try:
+        chosen = lobby_logic.merged_settings(record.settings, rule_words) if rule_words else None
+    except SettingsError as error:
+        return [Reply(chat.chat_id, message([line(settings_problem(error, tr))]))]
+    await service.store.set_chat_settings(
+        chat, words=chosen.to_words() if chosen else None, lang=langs[-1] if langs else None
+    )
+    return [Reply(chat.chat_id, message([line(tr._("Saved."))]))]
+
+
+async def start(service: GameService, command: Command) -> list[Effect]:
+    """Telegram sends /start when someone opens the bot's private chat: there it is help; in a group, or
+    with words (a deep link the adapter did not take), it starts the lobby's game."""
+    if command.private and not command.words:
+        return await help_(service, command)
+    return await service.decide_command(command, _pressed(payloads.START))
+
+
+async def hint(service: GameService, command: Command) -> list[Effect]:
+    user = command.user
+    if service.hint_limiter is not None and not service.hint_limiter.allow(command.platform, user.id):
+        metrics.METRICS.refused(command.platform, "hint_limited")
+        text = translator(user.lang)._("One hint at a time: ask again in a few seconds.")
+        return [Alert(user.id, text)]  # only the asker sees it, like the command limit's refusal
+    prepare = None
+    if service.ai is not None and command.private:  # a group gets "practice games only", no work
+        prepare = service.ai.for_hint(user.id)
+
+    def decide(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
+        return play.hint_for(ctx, session, command.user, command.private)
+
+    return await service.decide_command(command, decide, prepare=prepare)
+
+
+# ---- decided on the chat's record --------------------------------------------------------------------
+
+
+def open_lobby(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
+    return lobby_logic.open_lobby(
+        ctx, session, command.user, command.words, command.chat_title, command.thread_id
+    )
+
+
+def rules(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
+    header = session.header if session is not None else None
+    if session is not None and session.game is not None:
+        in_force = session.game.settings
+    else:
+        in_force = Settings.from_words(
+            header.words if isinstance(header, Lobby | Finished) else ctx.record.settings or ""
+        )
+    return show(Reply(ctx.chat_id, render_rules(in_force, ctx.tr(command.user.lang))))
+
+
+def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, code: str) -> Decision:
+    """/join, /leave, /start, /cancel: the lobby's buttons typed; during a game /leave surrenders and
+    /cancel stops the game (its creator or an admin)."""
+    user = command.user
+    _ = ctx.tr(user.lang)._
+    header = session.header if session is not None else None
+    if isinstance(header, Lobby):
+        return lobby_logic.lobby_action(ctx, header, user, code, is_admin=command.is_admin)
+    if isinstance(header, Playing) and session is not None:
+        if code == payloads.LEAVE:
+            return play.surrender(ctx, session, user)
+        if code == payloads.CANCEL:
+            if user.id != header.creator and not command.is_admin:
+                return show(
+                    Reply(ctx.chat_id, message([line(_("Only the creator or an admin can cancel."))]))
+                )
+            return lobby_logic.closed(ctx, _("The game was cancelled."))
+    return show(Reply(ctx.chat_id, message([line(_("There is no open lobby. Start one with /newgame."))])))
+
+
+def _pressed(code: str) -> Decide:
+    def decide(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
+        return _lobby_step(ctx, session, command, code)
+
+    return decide
+
+
+def lobby_button(code: str) -> Handler:
+    """The handler of a command that presses the lobby's button ``code`` (JOIN, LEAVE, CANCEL)."""
+    return decided(_pressed(code))
+
+
+def _unknown(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
+    _ = ctx.tr(command.user.lang)._
+    return show(Reply(ctx.chat_id, message([line(_("Unknown command. Try /help."))])))
+
+
+unknown = decided(_unknown)

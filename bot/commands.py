@@ -1,0 +1,224 @@
+"""Every command, declared once. The service's dispatch, `/help`, Telegram's menu and command handlers, the
+Discord ``/durak`` subcommands and the terminal's help are all built from `COMMANDS`.
+
+Adding a command: an entry here, its handler in `bot.command_handlers`, and the catalogs (the help text is
+a gettext msgid; `scripts/i18n.sh` extracts it from this file). `tests/bot/test_command_table.py` checks
+that every platform offers exactly the commands this table gives it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bot import command_handlers as handlers
+from bot import payloads
+from bot.command_handlers import Handler
+
+
+def _(text: str) -> str:
+    """Marks a msgid for extraction; it is translated where it is shown (`tr.declared(spec.help)`)."""
+    return text
+
+
+class Who(Enum):
+    """Who may use a command. The handler refuses the others, with a reason in the chat."""
+
+    ANYONE = "anyone"
+    ADMIN = "admin"  # some or all of it only for the chat's admins: the platform is asked who administers it
+    PRIVATE = "private"  # only in a private chat with the bot (practice games against AI)
+
+
+class Place(Enum):
+    """Where a command is offered: a platform's menu or command list, or the terminal's help."""
+
+    TELEGRAM = "telegram"
+    DISCORD = "discord"
+    TERMINAL = "terminal"
+
+
+EVERY_CHAT = frozenset({Place.TELEGRAM, Place.DISCORD})
+
+
+@dataclass(frozen=True)
+class OnDiscord:
+    """The command as a subcommand of ``/durak``: Discord's own name and description (sentence case, in
+    English, with the Russian and Italian that Russian and Italian clients see)."""
+
+    name: str  # lowercase, 1-32 word characters; also what the service is sent (a name or alias below)
+    description: str
+    ru: tuple[str, str]  # name, description
+    it: tuple[str, str]
+    options: tuple[str, ...] = ()  # "words" (rules words, completed), "language" (a choice of LANGUAGES)
+    public: bool = False  # the answer is posted in the channel, not shown to the sender only
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command: what it is called, what does it, who may use it, and where it is offered."""
+
+    name: str  # what is typed after the slash on Telegram and in the terminal
+    handler: Handler
+    help: str  # msgid: the line in /help and the description in Telegram's menu
+    args: str = ""  # shown after the name in /help, e.g. "[words]"
+    aliases: tuple[str, ...] = ()  # other names the service answers to
+    who: Who = Who.ANYONE
+    places: frozenset[Place] = EVERY_CHAT
+    in_help: bool = True  # /help lists it (/help does not list itself)
+    discord: OnDiscord | None = None  # set exactly when `places` has Place.DISCORD
+    lists_commands: bool = False  # its answer names commands, which a platform renames (Discord's /durak)
+
+    def __post_init__(self) -> None:
+        if (Place.DISCORD in self.places) != (self.discord is not None):
+            raise ValueError(
+                f"/{self.name}: a Discord subcommand is declared exactly when it shows on Discord"
+            )
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+    @property
+    def usage(self) -> str:
+        """As /help shows it: ``/newgame [words]``."""
+        return f"/{self.name} {self.args}" if self.args else f"/{self.name}"
+
+
+NEWGAME = CommandSpec(
+    "newgame",
+    handlers.decided(handlers.open_lobby),
+    _("open a lobby, e.g. /newgame transfer neighbours"),
+    args="[words]",
+    aliases=("new",),
+    discord=OnDiscord(
+        "new",
+        "Open a lobby for a new game",
+        ru=("новая", "Открыть набор в новую игру"),
+        it=("nuova", "Apri una nuova partita"),
+        options=("words",),
+    ),
+)
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    NEWGAME,
+    CommandSpec(
+        "join",
+        handlers.lobby_button(payloads.JOIN),
+        _("join the open lobby"),
+        discord=OnDiscord(
+            "join",
+            "Join the open lobby",
+            ru=("войти", "Войти в открытый набор"),
+            it=("entra", "Entra nella partita aperta"),
+        ),
+    ),
+    CommandSpec(
+        "leave",
+        handlers.lobby_button(payloads.LEAVE),
+        _("leave the lobby; during a game: surrender"),
+        places=EVERY_CHAT | {Place.TERMINAL},
+        discord=OnDiscord(
+            "leave",
+            "Leave the lobby; during a game: surrender",
+            ru=("выйти", "Выйти из набора; во время игры: сдаться"),
+            it=("esci", "Esci dalla partita aperta; durante il gioco: arrenditi"),
+        ),
+    ),
+    CommandSpec(
+        "start",
+        handlers.start,
+        _("start the game"),
+        discord=OnDiscord(
+            "start", "Start the game", ru=("начать", "Начать игру"), it=("inizia", "Inizia la partita")
+        ),
+    ),
+    CommandSpec(
+        "cancel",
+        handlers.lobby_button(payloads.CANCEL),
+        _("close the lobby or stop the game (creator or admin)"),
+        who=Who.ADMIN,
+        places=EVERY_CHAT | {Place.TERMINAL},
+        discord=OnDiscord(
+            "cancel",
+            "Close the lobby or stop the game (creator or admin)",
+            ru=("отменить", "Закрыть набор или остановить игру (создатель или админ)"),
+            it=("annulla", "Chiudi la partita (creatore o admin)"),
+        ),
+    ),
+    CommandSpec(
+        "rules",
+        handlers.decided(handlers.rules),
+        _("the rules in force"),
+        places=EVERY_CHAT | {Place.TERMINAL},
+        discord=OnDiscord(
+            "rules",
+            "The rules in force",
+            ru=("правила", "Действующие правила"),
+            it=("regole", "Le regole in vigore"),
+        ),
+    ),
+    CommandSpec(
+        "settings",
+        handlers.settings,
+        _("this chat's default rules and language (admins)"),
+        args="[words]",
+        who=Who.ADMIN,
+        discord=OnDiscord(
+            "settings",
+            "This channel's default rules and language (admins change them)",
+            ru=("настройки", "Правила и язык канала по умолчанию (меняют админы)"),
+            it=("impostazioni", "Regole e lingua predefinite del canale (le cambiano gli admin)"),
+            options=("words", "language"),
+        ),
+    ),
+    CommandSpec(
+        "stats",
+        handlers.stats,
+        _("the leaderboard of this chat"),
+        places=EVERY_CHAT | {Place.TERMINAL},
+        discord=OnDiscord(
+            "stats",
+            "The leaderboard of this channel",
+            ru=("статистика", "Таблица лидеров канала"),
+            it=("classifica", "La classifica del canale"),
+            public=True,
+        ),
+    ),
+    CommandSpec(
+        "hint",
+        handlers.hint,
+        _("a suggestion for your move (private chat)"),
+        who=Who.PRIVATE,
+        places=frozenset({Place.TELEGRAM, Place.TERMINAL}),  # Discord has no private practice chats
+    ),
+    CommandSpec(
+        "help",
+        handlers.help_,
+        _("how to play and all commands"),
+        in_help=False,
+        lists_commands=True,
+        discord=OnDiscord(
+            "help",
+            "How to play with this bot",
+            ru=("помощь", "Как играть с ботом"),
+            it=("aiuto", "Come giocare con il bot"),
+        ),
+    ),
+)
+
+_BY_NAME = {name: spec for spec in COMMANDS for name in spec.names}
+
+
+def command_named(name: str) -> CommandSpec | None:
+    """The command typed as ``name`` (any case, its name or an alias), None if there is none."""
+    return _BY_NAME.get(name.lower())
+
+
+def offered_in(place: Place) -> tuple[CommandSpec, ...]:
+    """The commands ``place`` offers, in the table's order."""
+    return tuple(spec for spec in COMMANDS if place in spec.places)
+
+
+def names_with(who: Who) -> tuple[str, ...]:
+    """Every name (aliases too) of the commands used by ``who``."""
+    return tuple(name for spec in COMMANDS if spec.who is who for name in spec.names)

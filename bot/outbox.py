@@ -1,0 +1,116 @@
+"""Screens are an outbox, not a memory: what each chat's table and hands last showed is kept with the chat.
+
+A save and the screens it changed are two things: the save is in Redis at once, the screens wait in a
+process's send queue (seconds, in a busy group). A process killed in between loses them, and every player
+keeps looking at the screen before that move. So adapters record, in the chat's ``messages`` hash (the one
+holding the message ids, expiring with the game), what they delivered:
+
+- ``shown:table`` = the chat version of the table last shown;
+- ``shown:hand:<user>`` = ``<version>:<fingerprint>`` of that person's hand last shown.
+
+A hand is not sent again when a move does not change it, so its version lags the chat's without being out
+of date; its fingerprint (a digest of the platform-neutral message) says whether the hand shown is the one
+the stored game draws now. The table shows a countdown drawn at send time, so it is compared by version.
+
+`bot.recovery` reads these marks to re-render what a dead process never delivered. Adapters write them
+through `DeliveredMarks`: batched per chat and per moment, so a busy chat costs one write per batch rather
+than one per edit. A mark is written only after a send succeeded; one lost in a crash only makes a screen
+look older than it is, and at worst it is shown once more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+
+from bot.adapter import MessageMemory
+from bot.effects import Message
+from storage.errors import StoreUnavailable
+from storage.keys import ChatRef
+from storage.models import ChatRecord
+
+log = logging.getLogger("durak.outbox")
+
+TABLE_SHOWN = "shown:table"
+HAND_SHOWN = "shown:hand:"
+FLUSH_AFTER = 0.5  # seconds marks wait to be written together
+
+
+def fingerprint(message: Message) -> str:
+    """A short digest of a message's content: equal for equal messages, in every process."""
+    return hashlib.blake2b(repr(message).encode(), digest_size=8).hexdigest()
+
+
+def table_mark(version: int) -> dict[str, str]:
+    """The field an adapter writes once the table drawn at chat version ``version`` is shown."""
+    return {TABLE_SHOWN: str(version)}
+
+
+def hand_mark(user_id: str, version: int, message: Message) -> dict[str, str]:
+    """The field an adapter writes once ``message`` is shown as ``user_id``'s hand."""
+    return {HAND_SHOWN + user_id: f"{version}:{fingerprint(message)}"}
+
+
+def table_behind(record: ChatRecord) -> bool:
+    """The table last delivered is older than the stored state (or none was recorded)."""
+    shown = record.messages.get(TABLE_SHOWN, "")
+    return not shown.isdigit() or int(shown) < record.version
+
+
+def hand_shown(messages: dict[str, str], user_id: str) -> str | None:
+    """The fingerprint of the hand last delivered to ``user_id``; None when none was recorded."""
+    digest = messages.get(HAND_SHOWN + user_id, "").partition(":")[2]
+    return digest or None
+
+
+class DeliveredMarks:
+    """An adapter's marks on their way to Redis: `note` after each successful send or edit; written a
+    moment later, one `set_messages` per chat for everything noted meanwhile. `close` writes the rest."""
+
+    def __init__(self, store: MessageMemory, delay: float = FLUSH_AFTER) -> None:
+        self.store = store
+        self.delay = delay
+        self.pending: dict[ChatRef, dict[str, str | None]] = {}
+        self._timer: asyncio.Task[None] | None = None
+
+    def note_table(self, chat: ChatRef, version: int) -> None:
+        if version:
+            self._note(chat, table_mark(version))
+
+    def note_hand(self, chat: ChatRef, user_id: str, version: int, message: Message) -> None:
+        if version:
+            self._note(chat, hand_mark(user_id, version, message))
+
+    def _note(self, chat: ChatRef, marks: dict[str, str]) -> None:
+        self.pending.setdefault(chat, {}).update(marks)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().create_task(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        try:
+            await asyncio.sleep(self.delay)
+        finally:
+            self._timer = None
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Write everything noted so far (chats concurrently)."""
+        batch, self.pending = self.pending, {}
+        results = await asyncio.gather(
+            *(self.store.set_messages(chat, marks) for chat, marks in batch.items()), return_exceptions=True
+        )
+        for chat, result in zip(batch, results, strict=True):
+            if isinstance(result, StoreUnavailable):
+                log.info("delivery marks of %s not written: %s", chat, result)  # it may be shown once more
+            elif isinstance(result, BaseException):
+                log.error("delivery marks of %s failed", chat, exc_info=result)
+
+    async def close(self) -> None:
+        timer = self._timer
+        if timer is not None:
+            timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timer
+        await self.flush()

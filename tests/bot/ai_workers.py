@@ -1,0 +1,36 @@
+"""Work functions for AI worker processes in tests: they wait for a gate (a file the test creates) instead of
+sleeping, so a test shows an order of events, never a duration. Kept apart from the tests themselves, since
+a worker process imports the module its work function lives in."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from bot.ai_work import AiJob, AiResult, work
+
+GATE = "DURAK_TEST_AI_GATE"  # workers are spawned with the environment of the moment: the gate's path
+
+
+def wait_for_gate() -> None:
+    gate = Path(os.environ[GATE])
+    while not gate.exists():
+        time.sleep(0.005)
+
+
+def gated(job: AiJob) -> AiResult:
+    """Wait for the test to open the gate, then answer as a worker does."""
+    wait_for_gate()
+    return work(job)
+
+
+def gated_last_legal(job: AiJob) -> AiResult:
+    """Wait for the gate, then answer the last legal action (a move the normal level does not choose)."""
+    wait_for_gate()
+    return AiResult(action=job.view.legal_actions[-1], pid=os.getpid())
+
+
+def dies(job: AiJob) -> AiResult:
+    """A worker killed mid-decision (out of memory, say)."""
+    os._exit(1)
