@@ -1,13 +1,15 @@
 """Bot API calls per game through the fake Telegram: recorded 4- and 6-player games, human speed and fast.
 
-    python bench/telegram_calls.py [--players 4 6] [--speed 20] [--seed 1]
+    python bench/telegram_calls.py [--players 4 6] [--speed 20] [--seed 1] [--announce-after 10]
 
 Each game is recorded first (seeded self-play of the normal AI, deterministic), then replayed through the
 real bot: the same deal (the service gets the same seed), and people tap the recorded moves' buttons in
 their private chats. "human": one tap every 1.5 virtual seconds; "fast": each tap as soon as its button is
 on screen. The fake's virtual clock runs ``--speed`` times real time and the bot paces by it, so the
-per-minute figures are Telegram minutes. Printed per game: Bot API calls (by method), calls per action,
-messages (sends + edits) in the group and the highest count in any 60 seconds, 429s, and the game's length.
+per-minute figures are Telegram minutes, and so are the service's: how long a player waited decides whether
+their turn is announced (their hand sent anew, the old one deleted; ``--announce-after inf``: never, as
+before announcing). Printed per game: Bot API calls (by method; each delete is an announced hand's old
+message), calls per action, messages (sends + edits) in the group and the highest count in any 60 seconds, 429s, and the game's length.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import fakeredis  # noqa: E402
 
 from bot.ai_seats import choose_ai_action  # noqa: E402
+from bot.context import ServiceConfig  # noqa: E402
 from core import Settings, new_game  # noqa: E402
 from tests.fakes.telegram_api import FakeTelegram  # noqa: E402
 from tests.telegram.world import World  # noqa: E402
@@ -32,6 +35,7 @@ from tests.telegram.world import World  # noqa: E402
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 TAP_EVERY = 1.5  # virtual seconds between taps at human speed
 WORDS = "transfer"
+CALLS = ("sendMessage", "editMessageText", "deleteMessage", "answerCallbackQuery")  # the calls counted
 
 
 @dataclass
@@ -74,12 +78,13 @@ async def button_for(
         await asyncio.sleep(0.0005)
 
 
-async def play(players: int, mode: str, speed: float, seed: int) -> Run:
+async def play(players: int, mode: str, speed: float, seed: int, announce_after: float) -> Run:
     log = record(players, seed)
     fake = FakeTelegram()
     await fake.start()
     redis = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
-    world = World(fake, redis, speed=speed, seed=seed)
+    config = ServiceConfig(ai_delay=0, announce_after=announce_after)
+    world = World(fake, redis, speed=speed, seed=seed, service_config=config, virtual_time=True)
     try:
         await world.start()
         people = [world.person(name) for name in NAMES[:players]]
@@ -125,20 +130,23 @@ async def play(players: int, mode: str, speed: float, seed: int) -> Run:
 def report(runs: list[Run]) -> None:
     header = (
         f"{'players':>7} {'mode':>5} {'actions':>7} {'calls':>6} {'/action':>7} {'send':>5} {'edit':>5} "
-        f"{'answer':>6} {'updates':>7} {'group':>5} {'max/min':>7} {'429':>4} {'game':>8} {'real':>6}"
+        f"{'delete':>6} {'answer':>6} {'updates':>7} {'group':>5} {'max/min':>7} {'429':>4} {'game':>8} "
+        f"{'real':>6}"
     )
     print(header)
     for run in runs:
         calls = run.calls
-        sent = calls["sendMessage"] + calls["editMessageText"] + calls["answerCallbackQuery"]
+        sent = sum(calls[method] for method in CALLS)
         print(
             f"{run.players:>7} {run.mode:>5} {run.actions:>7} {sent:>6} {sent / run.actions:>7.2f} "
-            f"{calls['sendMessage']:>5} {calls['editMessageText']:>5} {calls['answerCallbackQuery']:>6} "
+            f"{calls['sendMessage']:>5} {calls['editMessageText']:>5} {calls['deleteMessage']:>6} "
+            f"{calls['answerCallbackQuery']:>6} "
             f"{calls['getUpdates']:>7} {run.group_messages:>5} {run.group_max_per_minute:>7} "
             f"{run.rate_limited:>4} {run.virtual_seconds / 60:>6.1f}min {run.real_seconds:>5.1f}s"
         )
     print(
-        "calls: sendMessage + editMessageText + answerCallbackQuery for the whole game (lobby included); "
+        "calls: sendMessage + editMessageText + deleteMessage + answerCallbackQuery for the whole game "
+        "(lobby included; a delete is an announced hand's old message); "
         "updates: getUpdates long polls; group: messages the group got (sends + edits); max/min: the most "
         "in any 60 s; game: virtual (Telegram) minutes from /newgame to the result."
     )
@@ -151,11 +159,17 @@ async def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[4, 6])
     parser.add_argument("--speed", type=float, default=20.0, help="virtual seconds per real second")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--announce-after",
+        type=float,
+        default=ServiceConfig.announce_after,
+        help="seconds a player waits before their turn is announced (inf: never)",
+    )
     args = parser.parse_args()
     runs = []
     for players in args.players:
         for mode in ("human", "fast"):
-            runs.append(await play(players, mode, args.speed, args.seed))
+            runs.append(await play(players, mode, args.speed, args.seed, args.announce_after))
     report(runs)
 
 

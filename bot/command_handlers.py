@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot import lobby as lobby_logic
-from bot import metrics, payloads, play, repair
+from bot import metrics, payloads, play, repair, surrender
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply
@@ -48,7 +48,9 @@ async def stats(service: GameService, command: Command) -> list[Effect]:
     chat = ChatRef(command.platform, command.chat_id)
     record = await service.store.load(chat)
     rows = await service.store.stats(chat)
-    return [Reply(chat.chat_id, render_stats(rows, translator(record.lang or command.user.lang)))]
+    most_often_durak = await service.store.most_often_durak(chat)
+    tr = translator(record.lang or command.user.lang)
+    return [Reply(chat.chat_id, render_stats(rows, tr, most_often_durak))]
 
 
 async def help_(service: GameService, command: Command) -> list[Effect]:
@@ -152,13 +154,13 @@ def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, cod
         return lobby_logic.lobby_action(ctx, header, user, code, is_admin=command.is_admin)
     if isinstance(header, Playing) and session is not None:
         if code == payloads.LEAVE:
-            return play.surrender(ctx, session, user)
+            return surrender.ask(ctx, session, user)
         if code == payloads.CANCEL:
             if user.id != header.creator and not command.is_admin:
                 return show(
                     Reply(ctx.chat_id, message([line(_("Only the creator or an admin can cancel."))]))
                 )
-            return lobby_logic.closed(ctx, _("The game was cancelled."))
+            return lobby_logic.game_cancelled(ctx, header, user)
     return show(Reply(ctx.chat_id, message([line(_("There is no open lobby. Start one with /newgame."))])))
 
 

@@ -174,13 +174,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "stats",
         handlers.stats,
-        _("the leaderboard of this chat"),
+        _("the standings of this chat: points and durak counts"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
             "stats",
-            "The leaderboard of this channel",
-            ru=("статистика", "Таблица лидеров канала"),
-            it=("classifica", "La classifica del canale"),
+            "The standings of this channel: points and durak counts",
+            ru=("статистика", "Турнирная таблица канала: очки и сколько раз дурак"),
+            it=("classifica", "La classifica del canale: punti e volte durak"),
             public=True,
         ),
     ),

@@ -45,6 +45,7 @@ class BotConfig(BaseSettings):
     metrics_port: int = Field(default=9464, ge=1, le=65535)
     telegram_cache_chats: int = Field(default=20_000, ge=100)  # chats whose message ids stay in memory
     telegram_cache_users: int = Field(default=50_000, ge=100)  # users whose name and language stay in memory
+    telegram_repost_after: int = Field(default=10, ge=0)  # a table with more messages after it moves down
 
     @field_validator("telegram_token", "discord_token", "redis_url", "webhook_url", "webhook_secret")
     @classmethod

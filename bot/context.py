@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.ai_seats import INLINE, AiAnswers
 from bot.i18n import Translator, translator
+from bot.render.hand_layout import HandLayout, hand_layout
 from storage.keys import ChatRef
 from storage.models import ChatRecord
 
@@ -19,6 +20,8 @@ class ServiceConfig:
     start_wait: float = 60.0  # after this many seconds anyone in the lobby may press Start
     ai_delay: float = 1.2  # an AI seat waits this long before moving (0: it moves at once)
     reminder_before: float = 15.0  # remind a player this many seconds before their turn times out
+    clock_refresh: tuple[float, ...] = (30.0, 10.0)  # seconds left at which the acting hand is drawn again
+    announce_after: float = 10.0  # a turn coming this long after the player's last move is announced
     max_inline_ai_moves: int = 2000  # with ai_delay 0, a safety bound on AI moves in one input
 
 
@@ -39,6 +42,11 @@ class Context:
     @property
     def chat_lang(self) -> str:
         return self.record.lang or "en"
+
+    @property
+    def hand_layout(self) -> HandLayout:
+        """How this chat's hands are seen: the terminal draws them under the table, without buttons."""
+        return hand_layout(self.chat.platform)
 
     def tr(self, lang: str | None = None) -> Translator:
         return translator(lang or self.chat_lang)

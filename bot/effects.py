@@ -51,6 +51,8 @@ class ShowTable:
     game_id: str = ""
     new_message: bool = False  # a new lobby: post a fresh message; otherwise edit the chat's table message
     version: int = 0  # the chat's stored version this content belongs to (0: unknown, never dropped)
+    turn_user: str = ""  # the person whose turn it is (none: nobody, or an AI seat)
+    announce: bool = False  # the turn just came to ``turn_user`` after a wait: ping them where a table can
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class ShowHand:
     game_id: str = ""
     new_message: bool = False  # a new game: send a fresh message instead of editing the old one
     version: int = 0  # as `ShowTable.version`
+    announce: bool = False  # their turn came after a wait: send it anew (the platform notifies), drop the old
 
 
 @dataclass(frozen=True)

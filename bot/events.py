@@ -19,8 +19,8 @@ def events_of_step(before: Game, seat: int, action: Action, after: Game) -> list
     anyone who went out."""
     chosen: list[Event] = []
     card = str(action.card) if action.card is not None else ""
-    if action.kind is Kind.ATTACK:
-        chosen.append(Event(kind="played", seat=seat, card=card))
+    if action.kind is Kind.ATTACK:  # the bout's first card is played, every later one thrown in
+        chosen.append(Event(kind="threw_in" if before.table else "played", seat=seat, card=card))
     elif action.kind is Kind.COVER:
         chosen.append(Event(kind="covered", seat=seat, card=card, target=str(before.table[action.slot][0])))
     elif action.kind is Kind.TRANSFER:

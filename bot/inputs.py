@@ -46,6 +46,7 @@ class Press:
     platform: str
     user: User
     payload: str
+    through_private: bool = False  # it came through the person's private chat (a deep link), so it is open
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,10 @@ import itertools
 from bot import payloads
 from bot.context import Context
 from bot.decision import LOBBY_TTL, Decision, show
-from bot.effects import Alert, Reply, ShowTable
+from bot.effects import Alert, Notice, Reply, ShowHand, ShowTable
 from bot.i18n import Translator
 from bot.inputs import User
+from bot.names import shown_name
 from bot.play import seat_of, start_game
 from bot.render.lobby import render_lobby
 from bot.render.rules import settings_problem
@@ -99,6 +100,8 @@ def lobby_action(
         return add_ai(ctx, lobby, user, code.partition(":")[2] or "normal", seated or is_admin, seats_seen)
     if code == payloads.REMOVE_AI:
         return remove_ai(ctx, lobby, user, seated or is_admin, seats_seen)
+    if code.startswith(payloads.REMOVE_SEAT):
+        return remove_closed_seat(ctx, lobby, user, code.partition(":")[2], is_admin, seats_seen)
     if code == payloads.START:
         if len(lobby.seats) < 2:
             return show(Alert(user.id, _("At least two players are needed."), show_alert=True))
@@ -113,6 +116,10 @@ def lobby_action(
             )
         if not seated and user.id != lobby.creator and not is_admin:
             return show(Alert(user.id, _("Join the game first."), show_alert=True))
+        unreachable = [seat.name for seat in lobby.seats if seat.private_closed_at is not None]
+        if unreachable:
+            text = _("Waiting for {names} to open a private chat with me (or the creator removes them).")
+            return show(Alert(user.id, text.format(names=", ".join(unreachable)), show_alert=True))
         if Settings.from_words(lobby.words).teams:
             problem = team_problem(lobby, ctx.tr(user.lang))
             if problem:
@@ -171,6 +178,22 @@ def remove_ai(ctx: Context, lobby: Lobby, user: User, may_seat: bool, seats_seen
     return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
 
 
+def remove_closed_seat(
+    ctx: Context, lobby: Lobby, user: User, index: str, is_admin: bool, seats_seen: int | None
+) -> Decision:
+    """The creator (or an admin) removes a person who cannot receive a hand, so the others can start."""
+    _ = ctx.tr(user.lang)._
+    if user.id != lobby.creator and not is_admin:
+        return show(Alert(user.id, _("Only the creator can remove a player."), show_alert=True))
+    number = int(index) if index.isdigit() else -1
+    if (seats_seen is not None and seats_seen != len(lobby.seats)) or not 0 <= number < len(lobby.seats):
+        return show(Alert(user.id, _("The lobby has changed: look at it again.")))
+    if lobby.seats[number].private_closed_at is None:
+        return show(Alert(user.id, _("That player can receive their cards now.")))
+    seats = [seat for seat_no, seat in enumerate(lobby.seats) if seat_no != number]
+    return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
+
+
 def closed(ctx: Context, text: str, *extra: Alert) -> Decision:
     """The lobby (or game) message turns into a short notice without buttons; the record is removed."""
     return Decision(
@@ -179,6 +202,25 @@ def closed(ctx: Context, text: str, *extra: Alert) -> Decision:
         session=None,
         ttl=LOBBY_TTL,
     )
+
+
+def game_cancelled(ctx: Context, header: Playing, user: User) -> Decision:
+    """`/cancel` during a game: the table closes, the chat is told who stopped it (one message), and every
+    hand loses its buttons, so nobody is left pressing the moves of a game that is gone."""
+    _ = ctx.tr(header.lang)._
+    seat_no = seat_of(header, user.id)
+    who = header.seats[seat_no].name if seat_no is not None else shown_name(user.name) or _("Player")
+    decision = closed(ctx, _("The game was cancelled."))
+    decision.effects.append(
+        Notice(ctx.chat_id, message([line(_("{who} cancelled the game.").format(who=who))]))
+    )
+    for seat in header.seats:
+        if not seat.is_ai:
+            text = ctx.tr(seat.lang)._("The game was cancelled.")
+            decision.effects.append(
+                ShowHand(ctx.chat_id, seat.user_id, message([line(text)]), header.game_id)
+            )
+    return decision
 
 
 def rematch(ctx: Context, finished: Finished, user: User) -> Decision:

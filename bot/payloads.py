@@ -17,6 +17,9 @@ JOIN, LEAVE, START, CANCEL, REMATCH, HAND = "J", "L", "S", "C", "R", "H"
 ADD_AI = "A"  # "A:easy", "A:normal", "A:hard"
 REMOVE_AI = "D"  # drop the lobby's last AI seat; like Add AI, its step is the number of seats it saw
 TEAM = "T"  # "T:0", "T:1": pick a side in a team game
+SURRENDER = "Y"  # "Y2:k3": seat 2 confirms the surrender it asked for k3 (base 36) seconds into the game
+REMOVE_SEAT = "K"  # "K:2": the creator removes seat 2, whose person cannot receive a hand; step as Remove AI
+LOBBY_CODES = frozenset({JOIN, LEAVE, START, CANCEL, ADD_AI, REMOVE_AI, TEAM})  # before the part after ":"
 
 _CHAT = r"-?[0-9A-Za-z_]{1,24}"
 _PATTERN = re.compile(rf"^({_CHAT})\|([0-9a-z]{{1,12}})\|([0-9]{{1,6}})\|([A-Za-z0-9:?]{{1,12}})$")

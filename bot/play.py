@@ -10,16 +10,20 @@ from bot.context import Context
 from bot.decision import FINISHED_TTL, GAME_TTL, Decision, show
 from bot.effects import Alert, Effect, Message, Notice, Reply, ShowHand, ShowTable
 from bot.events import events_of_step, remember
+from bot.fast_taps import made_as_tapped
 from bot.i18n import Translator
 from bot.inputs import User
 from bot.outbox import table_behind
 from bot.payloads import Payload
+from bot.private_chat import closed_pause
 from bot.render.hand import render_hand
+from bot.render.refusal import refusal_text
 from bot.render.summary import render_result
 from bot.render.table import render_table
 from bot.render.text import line, message
 from bot.session import ChatSession, Event, Finished, Lobby, Playing
-from core import Action, Game, IllegalAction, Result, Settings, new_game
+from core import Action, Game, Phase, Result, Settings, new_game
+from core.reasons import why_illegal
 from storage.models import GameOutcome, PlayerOutcome
 
 PODIUM = (3, 2, 1)
@@ -41,7 +45,7 @@ def start_game(ctx: Context, lobby: Lobby) -> Decision:
     header = Playing(
         game_id=ctx.new_id(),
         creator=lobby.creator,
-        seats=list(lobby.seats),
+        seats=[seat.model_copy(update={"acted_at": ctx.now}) for seat in lobby.seats],  # dealt in: present
         chat_title=lobby.chat_title,
         lang=lobby.lang,
         thread_id=lobby.thread_id,
@@ -56,6 +60,8 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
     tr = ctx.tr(user.lang)
     _ = tr._
     if payload.game_id != header.game_id:
+        if payload.code.partition(":")[0] in payloads.LOBBY_CODES:  # the lobby this game started from
+            return show(Alert(user.id, _("The game has already started."), show_alert=True))
         return show(Alert(user.id, _("This button belongs to a game that is over."), show_alert=True))
     seat_no = seat_of(header, user.id)
     if seat_no is None:
@@ -65,24 +71,35 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
         header = with_seat(header, seat_no, autopilot=False, timeouts=0)
     if payload.code == payloads.HAND:
         hand = ShowHand(
-            ctx.chat_id, user.id, render_hand(header, game.view(seat_no), ctx.chat_id, tr), header.game_id
+            ctx.chat_id,
+            user.id,
+            render_hand(
+                header, game.view(seat_no), ctx.chat_id, tr, clock_drawn_at(header, game), ctx.hand_layout
+            ),
+            header.game_id,
         )
         decision = show(hand, Alert(user.id, ""))
         if woke_up:
             decision = settle(ctx, session, header, game)
             decision.effects.append(hand)
         return decision
-    if payload.step < game.step:  # nothing is saved: drawn as stored, autopilot and all
-        assert isinstance(session.header, Playing)
-        return stale_press(ctx, session.header, game, seat_no, user)
     if payload.step > game.step:  # never drawn by us: forged
         return show(Alert(user.id, _("That button is out of date: use the newest message.")))
     try:
-        action = Action.parse(payload.code)
-        game.check(seat_no, action)
-    except (ValueError, IllegalAction):
+        action: Action | None = Action.parse(payload.code)
+    except ValueError:
+        action = None
+    stale = payload.step < game.step
+    if stale and (action is None or not made_as_tapped(game, payload.step, seat_no, action)):
+        assert isinstance(session.header, Playing)  # nothing is saved: drawn as stored, autopilot and all
+        return stale_press(ctx, session.header, game, seat_no, user)
+    if action is None:
         return show(Alert(user.id, _("That move is not possible now."), show_alert=True))
-    header = with_seat(header, seat_no, timeouts=0, autopilot=False)
+    refusal = why_illegal(game, seat_no, action)
+    if refusal is not None:
+        names = [seat.name for seat in header.seats]
+        return show(Alert(user.id, refusal_text(refusal, names, tr), show_alert=True))
+    header = with_seat(header, seat_no, timeouts=0, autopilot=False, acted_at=ctx.now)
     decision = apply_and_settle(ctx, session, header, game, seat_no, action)
     decision.effects.insert(0, Alert(user.id, ""))
     return decision
@@ -104,30 +121,26 @@ def stale_press(ctx: Context, header: Playing, game: Game, seat_no: int, user: U
 def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
     """The table as the stored game draws it now, in the chat's language."""
     message = render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang))
-    return ShowTable(ctx.chat_id, message, header.game_id)
+    return ShowTable(ctx.chat_id, message, header.game_id, turn_user=turn_user(header, game))
 
 
 def current_hand(ctx: Context, header: Playing, game: Game, seat_no: int) -> ShowHand:
     """A person's hand as the stored game draws it now, in their language (as `screen_changes` draws it)."""
     seat = header.seats[seat_no]
-    message = render_hand(header, game.view(seat_no), ctx.chat_id, ctx.tr(seat.lang))
+    message = render_hand(
+        header,
+        game.view(seat_no),
+        ctx.chat_id,
+        ctx.tr(seat.lang),
+        clock_drawn_at(header, game),
+        ctx.hand_layout,
+    )
     return ShowHand(ctx.chat_id, seat.user_id, message, header.game_id)
 
 
-def surrender(ctx: Context, session: ChatSession, user: User) -> Decision:
-    header, game = session.header, session.game
-    assert isinstance(header, Playing) and game is not None
-    seat_no = seat_of(header, user.id)
-    _ = ctx.tr(user.lang)._
-    if seat_no is None:
-        return show(Reply(ctx.chat_id, message([line(_("You are not playing in this game."))])))
-    if game.is_out(seat_no):
-        return show(Reply(ctx.chat_id, message([line(_("You are already out of the game."))])))
-    return apply_and_settle(ctx, session, header, game, seat_no, Action.parse("s"))
-
-
 def on_timer(ctx: Context, session: ChatSession) -> Decision:
-    """A due deadline: an AI seat moves, a person gets a reminder, or their time is up."""
+    """A due deadline: an AI seat moves, a mark of a person's clock comes (their hand shows the time left
+    again, or the reminder), or their time is up."""
     header, game = session.header, session.game
     assert isinstance(header, Playing) and game is not None
     seat_no = game.to_act
@@ -141,18 +154,8 @@ def on_timer(ctx: Context, session: ChatSession) -> Decision:
             action = choose_ai_action(game, seat_no, FALLBACK_LEVEL, header.game_id)
         return apply_and_settle(ctx, session, header, game, seat_no, action)
     deadline = header.turn_deadline
-    if deadline is not None and not header.reminded and ctx.now < deadline - 1:
-        tr = ctx.tr(seat.lang)
-        left = round(deadline - ctx.now)
-        text = tr.n_("{n} second left for your move.", "{n} seconds left for your move.", left).format(n=left)
-        reminded = header.model_copy(update={"reminded": True})
-        return Decision(
-            effects=[Reply(ctx.chat_id, message([line(text)]), private=True, user_id=seat.user_id)],
-            save=True,
-            session=ChatSession(header=reminded, game=game),
-            ttl=GAME_TTL,
-            deadline=deadline,
-        )
+    if deadline is not None and ctx.now < deadline - 1:
+        return clock_mark(ctx, header, game, seat_no, deadline)
     timeouts = seat.timeouts + 1
     header = with_seat(header, seat_no, timeouts=timeouts, autopilot=timeouts >= 2)
     extra = [Event(kind="timeout", seat=seat_no)]
@@ -160,6 +163,36 @@ def on_timer(ctx: Context, session: ChatSession) -> Decision:
         extra.append(Event(kind="autopilot", seat=seat_no))
     header = header.model_copy(update={"events": remember(header.events, extra)})
     return apply_and_settle(ctx, session, header, game, seat_no, safe_default(game, seat_no))
+
+
+def clock_mark(ctx: Context, header: Playing, game: Game, seat_no: int, deadline: float) -> Decision:
+    """A mark of the acting person's clock is due (`clock_marks`): at the reminder's a private reminder, at a
+    refresh's their hand drawn with the time left. A timer that fires late (the bot was busy or down) handles
+    every mark passed at once; one that fires early only sets the deadline again."""
+    seat = header.seats[seat_no]
+    due = [mark for mark in pending_marks(ctx, header, game.settings.timer) if ctx.now >= deadline - mark]
+    effects: list[Effect] = []
+    if due:
+        header = header.model_copy(update={"clock_mark": min(due)})
+        if ctx.config.reminder_before in due and not header.reminded:
+            header = header.model_copy(update={"reminded": True})
+            tr = ctx.tr(seat.lang)
+            left = round(deadline - ctx.now)
+            text = tr.n_("{n} second left for your move.", "{n} seconds left for your move.", left)
+            effects.append(
+                Reply(ctx.chat_id, message([line(text.format(n=left))]), private=True, user_id=seat.user_id)
+            )
+        if any(mark in ctx.config.clock_refresh for mark in due):
+            header = header.model_copy(update={"clock_left": max(0.0, deadline - ctx.now)})
+            effects.insert(0, current_hand(ctx, header, game, seat_no))
+    header, next_due = next_deadline(ctx, header, game)
+    return Decision(
+        effects=effects,
+        save=True,
+        session=ChatSession(header=header, game=game),
+        ttl=GAME_TTL,
+        deadline=next_due,
+    )
 
 
 def apply_and_settle(
@@ -224,12 +257,45 @@ def next_deadline(ctx: Context, header: Playing, game: Game) -> tuple[Playing, f
         return header.model_copy(update={"turn_deadline": None, "turn_step": game.step}), None
     if header.turn_step != game.step or header.turn_deadline is None:
         header = header.model_copy(
-            update={"turn_deadline": ctx.now + timer, "turn_step": game.step, "reminded": False}
+            update={
+                "turn_deadline": ctx.now + timer + closed_pause(ctx, header.seats[seat_no]),
+                "turn_step": game.step,
+                "reminded": False,
+                "clock_mark": None,
+                "clock_left": None,
+            }
         )
     assert header.turn_deadline is not None
-    if not header.reminded and timer > ctx.config.reminder_before:
-        return header, header.turn_deadline - ctx.config.reminder_before
-    return header, header.turn_deadline
+    pending = pending_marks(ctx, header, timer)
+    return header, header.turn_deadline - (pending[0] if pending else 0.0)
+
+
+def clock_drawn_at(header: Playing, game: Game) -> float | None:
+    """The moment the acting hand's time left is drawn for: the turn's start, or its last refresh; never the
+    moment of drawing, so a hand drawn again (a catch-up, "My hand") is the one delivered (`bot.outbox`)."""
+    if header.turn_deadline is None:
+        return None
+    left = header.clock_left if header.clock_left is not None else game.settings.timer
+    return header.turn_deadline - left
+
+
+def clock_marks(ctx: Context, timer: int) -> list[float]:
+    """The seconds left at which a person's turn gets something, largest first: the hand drawn again
+    (`ServiceConfig.clock_refresh`) and the reminder; only marks below the turn's length."""
+    marks = {mark for mark in ctx.config.clock_refresh if mark < timer}
+    if timer > ctx.config.reminder_before:
+        marks.add(ctx.config.reminder_before)
+    return sorted(marks, reverse=True)
+
+
+def pending_marks(ctx: Context, header: Playing, timer: int) -> list[float]:
+    """This turn's marks not handled yet, largest first."""
+    last = header.clock_mark
+    return [
+        mark
+        for mark in clock_marks(ctx, timer)
+        if (last is None or mark < last) and not (header.reminded and mark == ctx.config.reminder_before)
+    ]
 
 
 def screen_changes(
@@ -243,11 +309,14 @@ def screen_changes(
 
     Each new hand is put in ``drawn`` (by seat and language) when given; the old hands are taken from
     ``before``'s own such record when it has one (a session this process saved), else drawn again."""
+    announce = turn_announced(ctx, before, header, game)
     effects: list[Effect] = [
         ShowTable(
             ctx.chat_id,
             render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang)),
             header.game_id,
+            turn_user=turn_user(header, game),
+            announce=announce,
         )
     ]
     old_game = before.game if before is not None else None
@@ -271,26 +340,71 @@ def screen_changes(
             if drawn is not None:  # a hand without buttons showing the same cards: nothing to draw or send
                 drawn[(seat_no, tr.lang)] = kept
             continue
-        new = render_hand(header, game.view(seat_no), ctx.chat_id, tr)
+        new = render_hand(
+            header, game.view(seat_no), ctx.chat_id, tr, clock_drawn_at(header, game), ctx.hand_layout
+        )
         if drawn is not None:
             drawn[(seat_no, tr.lang)] = new
         if same_game:
             assert isinstance(old_header, Playing) and old_game is not None
             old = old_drawn.get((seat_no, tr.lang))
             if old is None:
-                old = render_hand(old_header, old_game.view(seat_no), ctx.chat_id, tr)
+                old = render_hand(
+                    old_header,
+                    old_game.view(seat_no),
+                    ctx.chat_id,
+                    tr,
+                    clock_drawn_at(old_header, old_game),
+                    ctx.hand_layout,
+                )
             if old == new:
                 continue
-        effects.append(ShowHand(ctx.chat_id, seat.user_id, new, header.game_id, new_message=not same_game))
+        effects.append(
+            ShowHand(
+                ctx.chat_id,
+                seat.user_id,
+                new,
+                header.game_id,
+                new_message=not same_game,
+                announce=announce and seat_no == game.to_act,
+            )
+        )
     return effects
 
 
-def quiet_hand(game: Game, seat: int) -> tuple[int, bool, bool, int] | None:
-    """Everything a hand message without buttons shows (its cards, out, over, trumps); None when the seat
-    has buttons, whose payloads carry the game step and so change with every move."""
+def turn_user(header: Playing, game: Game) -> str:
+    """The person whose turn it is; empty when nobody acts or an AI plays the seat."""
+    seat_no = game.to_act
+    if seat_no is None or header.seats[seat_no].played_by_ai:
+        return ""
+    return header.seats[seat_no].user_id
+
+
+def turn_announced(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> bool:
+    """The turn just came to a person who was waiting, so their platform should notify them: not the first
+    screens of a game (new messages anyway), not the same seat again, not a seat the AI plays, and not
+    within `ServiceConfig.announce_after` of their own last move (a defender covering card after card, an
+    attacker throwing in again: they are looking at the chat already)."""
+    seat_no = game.to_act
+    old_header = before.header if before is not None else None
+    old_game = before.game if before is not None else None
+    if seat_no is None or old_game is None or not isinstance(old_header, Playing):
+        return False
+    if old_header.game_id != header.game_id or old_game.to_act == seat_no:
+        return False
+    seat = header.seats[seat_no]
+    return not seat.played_by_ai and ctx.now - seat.acted_at >= ctx.config.announce_after
+
+
+def quiet_hand(game: Game, seat: int) -> tuple[object, ...] | None:
+    """Everything a hand message without buttons shows (its cards, out, over, trumps, and while the player
+    waits who attacks whom or takes); None when the seat has buttons, whose payloads carry the game step and
+    so change with every move."""
     if game.to_act == seat or game.legal_actions(seat):
         return None
-    return (game.hand_masks[seat], seat in game.out, game.is_over, game.trump_index)
+    out = seat in game.out
+    waiting = () if out or game.is_over else (game.phase is Phase.TAKING, game.attacker, game.defender)
+    return (game.hand_masks[seat], out, game.is_over, game.trump_index, waiting)
 
 
 def points_for(result: Result, scoring: str, seats: int, teams: bool = False) -> list[int]:
@@ -415,13 +529,12 @@ def hint_for(ctx: Context, session: ChatSession | None, user: User, private: boo
     header = session.header if session is not None else None
     game = session.game if session is not None else None
     if not private:
-        return show(
-            Reply(ctx.chat_id, message([line(_("Hints are for practice games in a private chat with me."))]))
-        )
+        text = _("Hints are for practice games against the AI: start one in a private chat with me.")
+        return show(Reply(ctx.chat_id, message([line(text)])))
     if not isinstance(header, Playing) or game is None or seat_of(header, user.id) is None:
-        return show(
-            Reply(ctx.chat_id, message([line(_("There is no game of yours here to give a hint for."))]))
-        )
+        # asked where a group game's hand is shown, most likely: that game is not a practice game
+        text = _("Hints are for practice games against the AI: start one here with /newgame.")
+        return show(Reply(ctx.chat_id, message([line(text)])))
     seat_no = seat_of(header, user.id)
     assert seat_no is not None
     view = game.view(seat_no)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot import command_handlers, metrics, payloads, play, recovery, repair
+from bot import command_handlers, metrics, payloads, play, private_chat, recovery, repair, surrender
 from bot import lobby as lobby_logic
 from bot.ai_seats import OFF_LOOP
 from bot.commands import command_named
@@ -130,6 +130,20 @@ class GameService:
         the stored state; a turn deadline passed meanwhile is moved on first. Raises StoreUnavailable."""
         return await self._decide(chat, recovery.catch_up, "recover")
 
+    async def private_chat(self, chat: ChatRef, user_id: str, is_open: bool) -> list[Effect]:
+        """An adapter's report that a person can (``is_open``) or cannot receive private messages, so the
+        lobby marks their seat and a game holds their clock (`bot.private_chat`). A Redis outage loses only
+        the report: the next refused message reports it again."""
+        try:
+            return await self._decide(
+                chat,
+                lambda ctx, session: private_chat.private_chat(ctx, session, user_id, is_open),
+                "private_chat",
+            )
+        except StoreUnavailable:
+            log.warning("store unavailable: private chat of %s in %s not recorded", user_id, chat)
+            return []
+
     async def handle_timer(self, due: TimerDue) -> list[Effect]:
         """As `handle` for a deadline, but a Redis outage raises StoreUnavailable: the timer loop then
         leaves the deadline claimed, and it fires again after its lease instead of being lost."""
@@ -175,9 +189,13 @@ class GameService:
                 )
             ]
         chat = ChatRef(press.platform, payload.chat_id)
+
+        def decide(ctx: Context, session: ChatSession | None) -> Decision:
+            return route_press(ctx, session, press.user, payload)
+
         return await self._decide(
             chat,
-            lambda ctx, session: route_press(ctx, session, press.user, payload),
+            private_chat.opened_first(decide, press.user.id) if press.through_private else decide,
             payload.code,
             from_memory=True,
         )
@@ -299,6 +317,8 @@ def route_press(ctx: Context, session: ChatSession | None, user: User, payload: 
     if isinstance(header, Lobby) and payload.game_id == header.lobby_id:
         return lobby_logic.lobby_action(ctx, header, user, payload.code, seats_seen=payload.step)
     if isinstance(header, Playing) and session is not None:
+        if payload.code.startswith(payloads.SURRENDER):
+            return surrender.confirmed(ctx, session, user, payload)
         return play.on_game_press(ctx, session, user, payload)
     if (
         isinstance(header, Finished)

@@ -34,6 +34,9 @@ class Seat(BaseModel):
     team: int | None = None  # team games: the side picked in the lobby (0 or 1), None until seated
     timeouts: int = 0  # turn timeouts in a row
     autopilot: bool = False  # after two timeouts the AI plays the seat until its owner taps again
+    acted_at: float = 0.0  # when this seat last moved or was dealt in: a turn soon after is not announced
+    # since when their platform cannot send them private messages (`bot.private_chat`); not stored while None
+    private_closed_at: float | None = Field(default=None, exclude_if=lambda value: value is None)
 
     @property
     def is_ai(self) -> bool:
@@ -49,7 +52,7 @@ class Event(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: str  # played, covered, transferred, took, beaten_off, out, exchanged, timeout, surrendered, ...
+    kind: str  # played, threw_in, covered, transferred, took, beaten_off, out, exchanged, timeout, surrendered, ...
     seat: int = -1
     card: str = ""
     target: str = ""  # covered card, or the new defender's seat for a transfer
@@ -87,6 +90,10 @@ class Playing(Stored):
     turn_deadline: float | None = None  # when the seat to act times out
     turn_step: int = -1  # the game step the deadline belongs to
     reminded: bool = False
+    clock_mark: float | None = None  # the seconds-left mark of this turn handled last (refresh, reminder)
+    clock_left: float | None = (
+        None  # seconds left as the acting hand last showed them (None: the turn's length)
+    )
     events: list[Event] = Field(default_factory=list)
 
 

@@ -21,7 +21,7 @@ class Result:
 
     durak: int | None
     draw: bool
-    order_out: tuple[int, ...]
+    order_out: tuple[int, ...]  # the places: in the order out; after a surrender the rest by cards held
     reason: str  # "last_holder", "last_team", "everyone_out", "repetition" or "surrender"
     losers: tuple[int, ...] = ()  # the durak, or in a team game every seat of the losing team
 

@@ -113,9 +113,20 @@ def _exchange(game: Game, seat: int, action: Action) -> None:
 
 
 def _surrender(game: Game, seat: int, action: Action) -> None:
-    """The leaver is the durak (in a team game, with their whole team)."""
+    """The leaver is the durak (in a team game, with their whole team). Those already out keep their
+    places; the others still holding cards follow them, fewest cards first (rules.md §7.7)."""
     losers = tuple(s for s in range(len(game.players)) if game.team_of(s) == game.team_of(seat))
-    _finish(game, Result(durak=seat, draw=False, order_out=game.out, reason="surrender", losers=losers))
+    order_out = (*game.out, *placed_by_cards(game, set(losers)))
+    _finish(game, Result(durak=seat, draw=False, order_out=order_out, reason="surrender", losers=losers))
+
+
+def placed_by_cards(game: Game, losers: set[int]) -> list[int]:
+    """The seats still holding cards, losers aside: fewest cards first, a tie in seat order from the
+    attacker round the table."""
+    n = len(game.players)
+    in_order = [(game.attacker + step) % n for step in range(n)]
+    still_in = [s for s in in_order if s not in game.out and s not in losers]
+    return sorted(still_in, key=lambda s: game.hand_masks[s].bit_count())  # stable: ties keep seat order
 
 
 _HANDLERS: dict[Kind, Callable[[Game, int, Action], None]] = {

@@ -6,6 +6,7 @@ builds the model; ``to_words()`` gives back the shortest words that build it aga
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from typing import Literal
 
@@ -28,8 +29,9 @@ class SettingsError(ValueError):
     """A `/newgame` word that is unknown, malformed or in conflict; the message says which and what works.
 
     `reason` and `details` say the same for a program, so a bot can put it in its users' language:
-    ``unknown`` (word, accepted), ``conflict`` (word, other), ``timer_word`` (word, min, max), ``values``
-    (word, key, values), ``timer_range`` (timer, min, max), ``teams_transfer``."""
+    ``unknown`` (word, accepted, and suggestion when a known word is close), ``conflict`` (word, other),
+    ``timer_word`` (word, min, max), ``values`` (word, key, values), ``timer_range`` (timer, min, max),
+    ``teams_transfer``."""
 
     def __init__(self, message: str, reason: str = "", **details: str) -> None:
         super().__init__(message)
@@ -170,6 +172,23 @@ def accepted_words() -> str:
     return ", ".join([*_BARE_WORDS, *keyed])
 
 
+def closest_word(token: str) -> str | None:
+    """The accepted word an unknown one was most likely meant to be (``transfr`` -> ``transfer``; a key keeps
+    the value typed after it: ``dek=24`` -> ``deck=24``), or None when nothing is close."""
+    word = token.strip().lower().replace("-", "_")
+    key, sep, raw = word.partition("=")
+    if sep:
+        keys = difflib.get_close_matches(key, _KEYED_WORDS, n=1)
+        return shown(f"{keys[0]}={raw}") if keys else None
+    found = difflib.get_close_matches(word, [*_BARE_WORDS, *_KEYED_WORDS], n=1)
+    if not found:
+        return None
+    if found[0] in _BARE_WORDS:
+        return found[0]
+    values = _KEYED_WORDS[found[0]][1]
+    return f"{found[0]}={'|'.join(values) if values else 'N'}"
+
+
 def shown(token: str) -> str:
     """A refused word as a refusal quotes it: without control or format characters (a right-to-left mark
     would turn the rest of the line around), and clipped."""
@@ -183,11 +202,14 @@ def _read_word(token: str) -> tuple[str, object]:
         return _BARE_WORDS[word]
     key, sep, raw = word.partition("=")
     if not sep or key not in _KEYED_WORDS:
+        closest = closest_word(token)
+        guess = f"did you mean “{closest}”? " if closest else ""
         raise SettingsError(
-            f"unknown word “{shown(token)}”; accepted: {accepted_words()}",
+            f"unknown word “{shown(token)}”; {guess}accepted: {accepted_words()}",
             "unknown",
             word=shown(token),
             accepted=accepted_words(),
+            **({"suggestion": closest} if closest else {}),
         )
     field, values = _KEYED_WORDS[key]
     if key == "timer":

@@ -17,18 +17,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 # core.rules imports this module too; by the time a game is applied to, both are loaded (an import inside
 # ``apply`` cost more than half a microsecond a move)
-from core import rules
+from core import reasons, rules
 from core.actions import (
     ATTACKS,
     COVERS,
     EXCHANGE,
     PASS,
-    SURRENDER,
     TAKE,
     TRANSFERS,
     Action,
     IllegalAction,
-    Kind,
 )
 from core.cards import BEATERS, CARDS, SUITS, TABLE_RANKS, Card, bits, ranks_on_table, sort_key
 from core.events import Drew, Event, Result, seen_by
@@ -415,37 +413,10 @@ class Game:
         return actions
 
     def why_illegal(self, seat: int, action: Action) -> str | None:
-        """A reason a player can read why ``action`` is not allowed for ``seat`` now, or None if it is."""
-        if self.phase is Phase.OVER:
-            return "the game is over"
-        if not 0 <= seat < len(self.players):
-            return f"there is no seat {seat}"
-        if action is SURRENDER:
-            return "you are already out of the game" if seat in self.out else None
-        if action is EXCHANGE:
-            return self._why_no_exchange(seat)
-        if seat != self.to_act:
-            waiting = self.players[self.to_act] if self.to_act is not None else "nobody"
-            return f"it is not your turn: waiting for {waiting}"
-        card = action.card_id
-        if card >= 0 and not self.hand_masks[seat] >> card & 1:
-            return f"you do not hold {CARDS[card]}"
-        return _REASONS[self.phase](self, action)
-
-    def _why_no_exchange(self, seat: int) -> str | None:
-        if self.settings.exchange == "off":
-            return "exchanging the trump card is not allowed in this game (option: exchange)"
-        if self.exchange_holder() == seat:
-            return None
-        if not self.talon:
-            return "the turned-up trump has already been drawn"
-        if self.severny_card >= 0:
-            return "the turned-up card is no longer trumps (Severny)"
-        if self.talon[-1] == self.lowest_trump():
-            return "the turned-up trump is already the lowest trump"
-        if self.settings.exchange == "ace" and self.talon[-1] >> 2 != 12:
-            return "the trump card can only be exchanged when the ace is turned up (exchange=ace)"
-        return f"only the holder of {CARDS[self.lowest_trump()]} may exchange it for the trump card"
+        """A reason in English why ``action`` is not allowed for ``seat`` now, or None if it is (the reason
+        as a code and its cards, for words in any language: `core.reasons.why_illegal`)."""
+        refusal = reasons.why_illegal(self, seat, action)
+        return None if refusal is None else reasons.english(refusal, self.players)
 
     def check(self, seat: int, action: Action) -> None:
         """Raise `IllegalAction` with the reason when ``action`` is not allowed for ``seat``."""
@@ -457,9 +428,9 @@ class Game:
         """The game after ``seat`` takes ``action``; this game is unchanged. Illegal: `IllegalAction`."""
         if isinstance(action, str):
             action = Action.parse(action)
-        reason = self.why_illegal(seat, action)
-        if reason is not None:
-            raise IllegalAction(reason)
+        refusal = reasons.why_illegal(self, seat, action)
+        if refusal is not None:
+            raise IllegalAction(reasons.english(refusal, self.players))
         return rules.apply_action(self, seat, action)
 
     # ---- copies, views, JSON -----------------------------------------------------------------------
@@ -535,60 +506,3 @@ def _make_clone() -> Callable[[Game], Game]:
 
 
 clone_game = _make_clone()  # `core.rules` calls it directly: a move is made thousands of times a search
-
-
-def _why_not_attack_phase(game: Game, action: Action) -> str | None:
-    if action.kind is Kind.ATTACK:
-        return None
-    return "open the bout by playing a card"
-
-
-def _why_not_defend_phase(game: Game, action: Action) -> str | None:
-    kind = action.kind
-    if kind is Kind.TAKE:
-        return None
-    if kind is Kind.COVER:
-        if action.slot >= len(game.attacks):
-            return f"there is no card in place {action.slot + 1} on the table"
-        if game.covers[action.slot] >= 0:
-            return f"{CARDS[game.attacks[action.slot]]} is already covered"
-        if not BEATERS[game.trump_index][game.attacks[action.slot]] >> action.card_id & 1:
-            return f"{CARDS[action.card_id]} does not beat {CARDS[game.attacks[action.slot]]}"
-        return None
-    if kind is Kind.TRANSFER:
-        if not game.settings.transfer:
-            return "transfers are not allowed in classic games (option: transfer)"
-        if any(c >= 0 for c in game.covers):
-            return "no transfer once a card of the bout is covered"
-        if not TABLE_RANKS[game.attacks[0]] >> action.card_id & 1:
-            return f"a transfer needs a card of the rank on the table, not {CARDS[action.card_id]}"
-        placed = len(game.attacks) + 1
-        if placed > game.bout_cap:
-            return f"a bout holds at most {game.bout_cap} attack cards"
-        target = game.transfer_target()
-        if target == game.defender:
-            return "nobody else is left in the game to pass the attack to"
-        if game.hand_size(target) < placed:
-            return f"{game.players[target]} holds too few cards to take a transfer of {placed}"
-        return None
-    return "you are defending: cover a card, take, or transfer"
-
-
-def _why_not_throw_phase(game: Game, action: Action) -> str | None:
-    if action.kind is Kind.PASS:
-        return None
-    if action.kind is Kind.ATTACK:
-        if len(game.attacks) >= game.attack_limit:
-            return f"the bout already holds its limit of {game.attack_limit} attack cards"
-        if not game.table_ranks >> action.card_id & 1:
-            return f"{CARDS[action.card_id]}: only a rank already on the table may be thrown in"
-        return None
-    return "throw in a card of a rank on the table, or pass"
-
-
-_REASONS = {
-    Phase.ATTACK: _why_not_attack_phase,
-    Phase.DEFEND: _why_not_defend_phase,
-    Phase.THROW_IN: _why_not_throw_phase,
-    Phase.TAKING: _why_not_throw_phase,
-}

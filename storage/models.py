@@ -48,3 +48,8 @@ class PlayerStats:
     first_out: int = 0
     draws: int = 0
     points: int = 0
+
+    @property
+    def standing(self) -> tuple[int, int, int, int]:
+        """Sort key of the standings: most points first, then fewer duraks, more games, more first-outs."""
+        return (-self.points, self.durak, -self.games, -self.first_out)

@@ -101,6 +101,8 @@ class GameStore(Protocol):
 
     async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]: ...
 
+    async def most_often_durak(self, chat: ChatRef, limit: int = 3) -> list[PlayerStats]: ...
+
     async def set_messages(self, chat: ChatRef, updates: dict[str, str | None]) -> None: ...
 
     async def set_chat_settings(
@@ -359,11 +361,24 @@ class RedisGameStore:
         return [ChatRef.parse(text(member)) for member in members]
 
     async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]:
-        """The chat's players, most duraks first, then most games, first-outs, points. Two round trips."""
+        """The chat's standings: the ``limit`` players with the most points, in `PlayerStats.standing` order
+        (of players tied on points at the cut, the higher user ids are kept). Two round trips."""
+        top = await self._roundtrip(self.redis.zrevrange(k.leaderboard_key(chat, "points"), 0, limit - 1))
+        rows = await self._players(chat, [text(user) for user in top])
+        return sorted(rows, key=lambda row: row.standing)
+
+    async def most_often_durak(self, chat: ChatRef, limit: int = 3) -> list[PlayerStats]:
+        """The players tied with the most durak results (at most ``limit``, more games first: the `rank`
+        board's order), none before anyone lost. Two round trips."""
         ranks = await self._roundtrip(
             self.redis.zrevrangebylex(k.leaderboard_key(chat, "rank"), "+", "-", start=0, num=limit)
         )
-        users = [text(rank).split(":", 4)[4] for rank in ranks]
+        fields = [text(rank).split(":", 4) for rank in ranks]  # durak:games:first_out:points:user
+        most = int(fields[0][0]) if fields else 0
+        return await self._players(chat, [f[4] for f in fields if most > 0 and int(f[0]) == most])
+
+    async def _players(self, chat: ChatRef, users: list[str]) -> list[PlayerStats]:
+        """The totals of ``users``, in that order: one round trip (none for no users)."""
         if not users:
             return []
         pipe = self.redis.pipeline()

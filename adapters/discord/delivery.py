@@ -56,6 +56,7 @@ def hand_key(user_id: str) -> str:
 class TableSlot:
     pending: ShowTable | None = None
     new: bool = False  # a new message is wanted (a new lobby) rather than an edit
+    announce: bool = False  # the pending table pings its ``turn_user`` (a re-post: edits never notify)
     worker: asyncio.Task[None] | None = None
 
 
@@ -98,16 +99,20 @@ class Delivery:
             return
         slot = self.tables.setdefault(effect.chat, TableSlot())
         slot.new = effect.new_message or (slot.pending is not None and slot.new)
+        queued = slot.pending
+        slot.announce = effect.announce or (
+            queued is not None and slot.announce and queued.turn_user == effect.turn_user
+        )  # a ping still due to the same person survives a newer table
         slot.pending = effect
         if slot.worker is None or slot.worker.done():
             slot.worker = self.spawn(self._table_worker(effect.chat, slot))
 
     async def _table_worker(self, chat: str, slot: TableSlot) -> None:
         while slot.pending is not None:
-            effect, new = slot.pending, slot.new
-            slot.pending, slot.new = None, False
+            effect, new, announce = slot.pending, slot.new, slot.announce
+            slot.pending, slot.new, slot.announce = None, False, False
             try:
-                await self._write_table(effect, new)
+                await self._write_table(effect, new, announce)
             except (discord.HTTPException, StoreUnavailable) as error:
                 log.warning("table of channel %s not shown: %s", effect.chat, error)
             except Exception:  # one bad table must not stop the channel's later tables
@@ -115,28 +120,56 @@ class Delivery:
         if self.tables.get(chat) is slot:
             del self.tables[chat]  # nothing pending: an idle channel keeps no slot
 
-    async def _write_table(self, effect: ShowTable, new: bool) -> None:
+    async def _write_table(self, effect: ShowTable, new: bool, announce: bool = False) -> None:
+        """Edit the channel's table in place; post it anew for a new lobby, when it is gone, or to ping the
+        person whose turn just came (``announce``: the old table is deleted, so the channel keeps one)."""
         chat = chat_ref(effect.chat)
         record = await self.store.load(chat)
         game_id, _, message_id = record.messages.get("table", "").rpartition(":")
         embed, view = to_embed(effect.message), build_view(layout(effect.message))
         channel = self.channel(effect.chat)
+        content, quiet = turn_mention(effect), discord.AllowedMentions.none()
         self.table_writes += 1
+        if message_id and not new and announce and effect.turn_user:
+            await self._repost_table(effect, content, embed, view, message_id)
+            return
         if message_id and not new:
             try:
-                await channel.get_partial_message(int(message_id)).edit(embed=embed, view=view)
+                await channel.get_partial_message(int(message_id)).edit(
+                    content=content, embed=embed, view=view, allowed_mentions=quiet
+                )
                 self.marks.note_table(chat, effect.version)
                 if effect.game_id and effect.game_id != game_id:
                     await self.store.set_messages(chat, {"table": f"{effect.game_id}:{message_id}"})
                 return
             except discord.NotFound:
                 log.info("table message of channel %s is gone; posting a new one", effect.chat)
-        sent = await channel.send(embed=embed, **with_view(view))
+        sent = await channel.send(content, embed=embed, allowed_mentions=quiet, **with_view(view))
         self.marks.note_table(chat, effect.version)
         await self.store.set_messages(chat, {"table": f"{effect.game_id or '-'}:{sent.id}"})
         if message_id and new:  # the old table's buttons would only answer "this game is over"
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(int(message_id)).edit(view=None)
+
+    async def _repost_table(
+        self,
+        effect: ShowTable,
+        content: str | None,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        old_id: str,
+    ) -> None:
+        """The table as a new message whose mention pings only the person whose turn it is (Discord
+        notifies new messages only, never edits), then the old table deleted."""
+        chat, channel = chat_ref(effect.chat), self.channel(effect.chat)
+        ping = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(int(effect.turn_user))], replied_user=False
+        )
+        sent = await channel.send(content, embed=embed, allowed_mentions=ping, **with_view(view))
+        self.marks.note_table(chat, effect.version)
+        await self.store.set_messages(chat, {"table": f"{effect.game_id or '-'}:{sent.id}"})
+        with contextlib.suppress(discord.HTTPException):  # already gone: nothing left to tidy
+            await channel.get_partial_message(int(old_id)).delete()
 
     # ---- everything else -----------------------------------------------------------------------------
 
@@ -268,6 +301,12 @@ class Delivery:
             except discord.HTTPException:
                 self.hands.forget(chat, user_id)
         await self.post(chat, message, content=f"<@{user_id}>")
+
+
+def turn_mention(table: ShowTable) -> str | None:
+    """The table's message content: a mention of the person whose turn it is (none for an AI or nobody).
+    It pings only when a table is posted with that user allowed (`Delivery._repost_table`)."""
+    return f"<@{int(table.turn_user)}>" if table.turn_user.isdigit() else None
 
 
 def with_view(view: discord.ui.View | None) -> dict[str, Any]:

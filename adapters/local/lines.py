@@ -11,6 +11,13 @@ import codecs
 import contextlib
 import os
 import threading
+from typing import Protocol
+
+
+class Lines(Protocol):
+    """Where the terminal's typed lines come from (a `LineReader` on stdin, or a test's keyboard)."""
+
+    async def next(self) -> str | None: ...
 
 
 class LineReader:

@@ -2,6 +2,7 @@
 
 Only translation: a number is the n-th button, ``9h`` the button whose action uses that card, ``t``/``p`` the
 Take/Pass buttons. Whether a move is legal is for the service to say; here we only map text to buttons.
+A card, ``t`` or ``p`` typed before the player's turn is kept and read again when the turn comes (`Later`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,21 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class Unplayable(Problem):
+    """A card no offered move plays; the terminal asks the stored game why (`adapters.local.refusals`)."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class Later:
+    """A card, take or pass typed while others move: kept, and read again when the player's turn comes."""
+
+    text: str
+    label: str  # how the screen names the kept move: "A♥", "Take"
+
+
+@dataclass(frozen=True)
 class SlashCommand:
     name: str
     words: str = ""
@@ -45,7 +61,7 @@ class Quit:
     pass
 
 
-Meaning = Pick | Problem | SlashCommand | Help | Quit
+Meaning = Pick | Problem | Later | SlashCommand | Help | Quit
 
 MOVE_DIGITS = 4  # a hand never has 10,000 buttons; longer numbers are not read at all
 KIND_WORDS = {"t": Kind.TAKE, "take": Kind.TAKE, "p": Kind.PASS, "pass": Kind.PASS}
@@ -62,9 +78,16 @@ def button_action(button: Button) -> Action | None:
         return None
 
 
+def waiting_for_turn(buttons: list[Button]) -> bool:
+    """No move of a turn is offered (at most the trump exchange, which is not bound to a turn)."""
+    return not any(
+        (action := button_action(b)) is not None and action.kind is not Kind.EXCHANGE for b in buttons
+    )
+
+
 def usage(count: int, tr: Translator) -> str:
     if not count:
-        return tr._("Not your turn: the moves appear here when it is. Type q to quit.")
+        return tr._("Not your turn yet: a card (like 9h), t or p typed now is played when it comes; q quits.")
     return tr._(
         "Type a move's number (1-{n}), a card like 9h, t to take, p to pass; ? for help, q to quit."
     ).format(n=count)
@@ -93,9 +116,9 @@ def interpret(text: str, buttons: list[Button], tr: Translator) -> Meaning:
             )
         return Pick(buttons[number - 1].payload)
     if word in KIND_WORDS:
-        if not buttons:
-            return Problem(usage(0, tr))
         kind = KIND_WORDS[word]
+        if waiting_for_turn(buttons):
+            return Later(typed, _("Take") if kind is Kind.TAKE else _("Pass"))
         for button in buttons:
             action = button_action(button)
             if action is not None and action.kind is kind:
@@ -105,6 +128,8 @@ def interpret(text: str, buttons: list[Button], tr: Translator) -> Meaning:
         card = Card.parse(typed)
     except ValueError:
         return Problem(usage(len(buttons), tr))
+    if waiting_for_turn(buttons):
+        return Later(typed, card.symbol)
     return pick_card(card, buttons, tr)
 
 
@@ -119,10 +144,11 @@ def pick_card(card: Card, buttons: list[Button], tr: Translator) -> Meaning:
     if not matches:
         if not buttons:
             return Problem(usage(0, tr))
-        return Problem(
+        return Unplayable(
             _("{card} is not one of your moves now: you do not hold it, or it cannot be played.").format(
                 card=card.symbol
-            )
+            ),
+            card,
         )
     if len(matches) == 1:
         return Pick(matches[0][1].payload)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from adapters.local import CHAT_ID
+from adapters.local.reading import waiting_for_turn
 from adapters.local.text import CLEAR_SCREEN, message_text, numbered_buttons, payload_buttons
 from bot import payloads
 from bot.effects import (
@@ -42,15 +43,21 @@ class Screen:
         self.game_id = ""
         self.closed = False  # the lobby or game was closed without a result (cancelled)
         self.notes: list[str] = []
+        self.question: Button | None = None  # a reply's button (confirm a surrender): typing y presses it
+        self.kept = ""  # the move typed before the player's turn, as shown ("A♥"), until it is played
         self.shown = ShownVersions()
         self._printed_table = ""
         self._printed_hand = ""
+        self._printed_kept = ""
 
     # ---- taking effects --------------------------------------------------------------------------
 
     def take(self, effects: list[Effect]) -> None:
         """Your press and the AIs' moves (the timer loop) are handled at the same time, so their effects may
-        come in the wrong order: a table or hand older than the one shown is left out."""
+        come in the wrong order: a table or hand older than the one shown is left out.
+
+        Notes answer the screen they were written under: when the player's turn comes, older ones go."""
+        was_waiting, older_notes = self.waiting, len(self.notes)
         for effect in effects:
             if isinstance(effect, ShowTable | ShowHand) and not self.shown.fresh(effect):
                 continue
@@ -70,8 +77,14 @@ class Screen:
                 self.notes.append(message_text(effect.message, self.ansi))
             elif isinstance(effect, Reply) and (not effect.user_id or effect.user_id == self.me):
                 self.notes.append(message_text(effect.message, self.ansi))
+                self.question = next(iter(payload_buttons(effect.message)), None)
+                if self.question is not None:
+                    answer = self.tr._("Type y to answer: {label}")
+                    self.notes.append(answer.format(label=self.question.label))
             elif isinstance(effect, Alert) and effect.text and effect.user_id in (self.me, ""):
                 self.notes.append(effect.text)
+        if was_waiting and not self.waiting:
+            del self.notes[:older_notes]
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -80,6 +93,11 @@ class Screen:
     def moves(self) -> list[Button]:
         """The hand message's buttons: the moves the player may type now."""
         return payload_buttons(self.hand)
+
+    @property
+    def waiting(self) -> bool:
+        """The hand offers no move of a turn: others are moving (or the player is out)."""
+        return waiting_for_turn(self.moves)
 
     # ---- drawing ------------------------------------------------------------------------------------
 
@@ -102,6 +120,8 @@ class Screen:
         self.notes = self.notes[-MAX_NOTES:]
         if self.notes:
             parts.append("\n" + "\n".join(self.notes) + "\n")
+        if self.kept:
+            parts.append("\n" + self.kept_line() + "\n")
         if prompt and self.moves:
             parts.append("> ")
         self.out.write("".join(parts))
@@ -121,6 +141,9 @@ class Screen:
         for note in self.notes:
             self.out.write(("\n" if "\n" in note else "") + note + "\n")  # a message, not a one-liner
         self.notes = []
+        if self.kept and self.kept != self._printed_kept:
+            self.out.write(self.kept_line() + "\n")
+        self._printed_kept = self.kept
         if prompt and self.moves:
             self.out.write(self.prompt_line() + "\n")
 
@@ -128,6 +151,11 @@ class Screen:
         return self.tr._("Your move (1-{n}, a card like 9h, t take, p pass, ? help, q quit):").format(
             n=len(self.moves)
         )
+
+    def kept_line(self) -> str:
+        return self.tr._(
+            "Your next move, kept for your turn: {move} (type another move to change it)."
+        ).format(move=self.kept)
 
     def say(self, text: str) -> None:
         """A line of the adapter's own (questions, help), outside the redrawn screen."""

@@ -11,6 +11,7 @@ from bot.effects import Message
 from bot.i18n import translator
 from bot.play import seat_of
 from bot.render.hand import render_hand
+from bot.render.hand_layout import TERMINAL_HAND
 from bot.render.table import render_table
 from bot.repair import Unreadable, decoded
 from bot.session import Lobby, Playing
@@ -37,5 +38,6 @@ def running_game_screen(
     seat = seat_of(header, user_id)
     hand = None
     if seat is not None:
-        hand = render_hand(header, game.view(seat), CHAT_ID, translator(header.seats[seat].lang))
+        tr = translator(header.seats[seat].lang)
+        hand = render_hand(header, game.view(seat), CHAT_ID, tr, now, TERMINAL_HAND)
     return table, hand, "game"

@@ -11,8 +11,9 @@ import contextlib
 from dataclasses import dataclass
 
 from adapters.local import CHAT_ID, PLATFORM
-from adapters.local.lines import LineReader
-from adapters.local.reading import Help, Pick, Problem, Quit, SlashCommand, interpret
+from adapters.local.lines import LineReader, Lines
+from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, Unplayable, interpret
+from adapters.local.refusals import card_refusal
 from adapters.local.screen import Screen, find_button
 from adapters.local.snapshot import running_game_screen
 from bot import payloads
@@ -42,7 +43,7 @@ class TerminalGame:
     """One person at the terminal; the store keeps the game, so quitting and coming back continues it."""
 
     def __init__(
-        self, service: GameService, store: GameStore, screen: Screen, reader: LineReader, user: User
+        self, service: GameService, store: GameStore, screen: Screen, reader: Lines, user: User
     ) -> None:
         self.service = service
         self.store = store
@@ -51,6 +52,7 @@ class TerminalGame:
         self.user = user
         self.tr: Translator = screen.tr
         self.changed = asyncio.Event()
+        self.typed_ahead = ""  # a card, t or p typed while others moved: played when the turn comes
 
     # ---- talking to the service ------------------------------------------------------------------
 
@@ -74,6 +76,25 @@ class TerminalGame:
         """The timer loop's effects (AI moves, reminders, timeouts) for this terminal."""
         if due.platform == PLATFORM and due.chat_id == CHAT_ID:
             self.show(effects)
+            await self.play_typed_ahead()
+
+    async def play_typed_ahead(self) -> None:
+        """The player's turn has come and a move was typed for it: play it if it is legal now, else say why
+        (the reason `interpret` gives a line typed now)."""
+        if not self.typed_ahead or self.screen.waiting:
+            return
+        text, shown = self.typed_ahead, self.screen.kept
+        self.typed_ahead = self.screen.kept = ""
+        meaning = interpret(text, self.screen.moves, self.tr)
+        if isinstance(meaning, Pick):
+            self.show(await self.press(meaning.payload))
+        elif isinstance(meaning, Problem):
+            self.screen.note(
+                self.tr._("Your move typed ahead ({move}) was not made: {reason}").format(
+                    move=shown, reason=await self.reason(meaning)
+                )
+            )
+            self.screen.draw()
 
     # ---- the session -------------------------------------------------------------------------------
 
@@ -195,26 +216,41 @@ class TerminalGame:
                     return 0
             return None
         finally:
+            self.typed_ahead = self.screen.kept = ""  # a move typed for this game is not kept for the next
             if pending is not None:
                 pending.cancel()
 
     async def on_line(self, text: str) -> bool:
         """Act on one typed line; True when the player wants to leave."""
         self.screen.notes.clear()  # the last answer's notes have been read
+        question, self.screen.question = self.screen.question, None  # it answers the very next line only
+        if question is not None and text.strip().lower() in YES_WORDS:
+            self.show(await self.press(question.payload))
+            return False
         meaning = interpret(text, self.screen.moves, self.tr)
         if isinstance(meaning, Quit):
             return True
         if isinstance(meaning, Pick):
             self.show(await self.press(meaning.payload))
+        elif isinstance(meaning, Later):
+            self.typed_ahead, self.screen.kept = meaning.text, meaning.label
+            self.screen.draw()
         elif isinstance(meaning, SlashCommand):
             self.show(await self.command(meaning.name, meaning.words))
         elif isinstance(meaning, Help):
             self.screen.note(help_text(self.tr))
             self.screen.draw()
         elif isinstance(meaning, Problem):
-            self.screen.note(meaning.text)
+            self.screen.note(await self.reason(meaning))
             self.screen.draw()
         return False
+
+    async def reason(self, problem: Problem) -> str:
+        """What to say about a line that made no move; for a card no move plays, the engine's reason."""
+        if isinstance(problem, Unplayable):
+            record = await self.store.load(LOCAL_CHAT)
+            return card_refusal(record, self.user.id, problem.card) or problem.text
+        return problem.text
 
     async def ask(self, question: str) -> str | None:
         self.screen.say(question)

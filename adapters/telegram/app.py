@@ -22,7 +22,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from adapters.telegram.delivery import Delivery
 from adapters.telegram.handlers import Handlers
-from adapters.telegram.memory import PLATFORM, ChatMemory
+from adapters.telegram.memory import PLATFORM, ChatMemory, ref
 from adapters.telegram.pacing import Clock, Limits
 from adapters.telegram.request import CountingRequest
 from adapters.telegram.webhook import WebhookServer
@@ -81,10 +81,16 @@ class TelegramBot:
         )
         self.memory = ChatMemory(store, config.telegram_cache_chats, config.telegram_cache_users)
         self.delivery = Delivery(
-            self.application.bot, self.memory, clock, limits, texts=config.telegram_cache_chats
+            self.application.bot,
+            self.memory,
+            clock,
+            limits,
+            texts=config.telegram_cache_chats,
+            repost_after=config.telegram_repost_after,
         )
         self.handlers = Handlers(service, store, self.memory, self.delivery)
         self.delivery.migrate = self.handlers.migrate
+        self.delivery.private_closed = self.private_closed
         self.handlers.register(self.application)
         self.application.bot_data["durak"] = self
         self._stop_timers = asyncio.Event()
@@ -92,6 +98,10 @@ class TelegramBot:
         self.deliveries = deliveries
         self.webhook_secret = ""
         self.webhook: WebhookServer | None = None
+
+    async def private_closed(self, group: str, user_id: str) -> None:
+        """Telegram refused a private message to a person (they never opened the chat with the bot)."""
+        self.delivery.submit(await self.service.private_chat(ref(group), user_id, is_open=False))
 
     async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
         """A turn deadline's (or the start-up catch-up's) effects, queued like those of an update."""

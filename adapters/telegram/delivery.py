@@ -3,10 +3,12 @@
 Effects become items (`items.py`) queued per destination chat. A worker per busy chat sends them in order:
 it waits for the chat's and the bot's pace (`pacing.py`), merges a table (or hand) update into the next one
 while it waits, edits the stored table/hand message in place, and sends a new one only when asked or when
-the old one is gone. A table or hand older than one already queued (another input's, handled at the same
-time) is never queued. A 429 pauses only that chat; "message is not modified" is avoided by comparing with
+the old one is gone. A hand whose turn came after a wait (``ShowHand.announce``) is sent as a new message,
+since Telegram notifies only those, and the old one deleted: one more call, not one more message. A table
+or hand older than one already queued (another input's, handled at the same time) is never queued. A 429 pauses only that chat; "message is not modified" is avoided by comparing with
 what was last sent and, should it happen anyway, counts as done. A 403 from a player's private chat
-becomes a "start me" request in the group; the game itself just waits for that player.
+is reported to the service (`GameService.private_chat`: the lobby marks the seat, a game holds their clock)
+and, for a hand, becomes a "start me" request in the group.
 
 A chat's queue sends in lanes (`lanes.py`): the game's result and its last table first, then tables and
 hands, then informational replies, which also leave the chat a spare send and are merged or dropped while
@@ -29,7 +31,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from adapters.telegram.deeplink import deep_link
-from adapters.telegram.items import GAME_THREAD, HAND, INFO, POST, TABLE, Item, items_for
+from adapters.telegram.items import GAME_THREAD, HAND, INFO, POST, RESULT, TABLE, Item, items_for
 from adapters.telegram.lanes import Lanes
 from adapters.telegram.memory import ChatMemory, ref
 from adapters.telegram.pacing import Clock, Limits, MonotonicClock, Pace
@@ -46,6 +48,7 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 NETWORK_ATTEMPTS = 3
 REMEMBERED_TEXTS = 20_000
+REPOST_AFTER = 10  # default of the setting TELEGRAM_REPOST_AFTER (bot/config.py)
 
 
 @dataclass
@@ -66,13 +69,17 @@ class Delivery:
         limits: Limits | None = None,
         migrate: Callable[[str, str], Awaitable[None]] | None = None,
         texts: int = REMEMBERED_TEXTS,
+        repost_after: int = REPOST_AFTER,
     ) -> None:
-        """``texts``: how many sent messages' texts are remembered (to skip an edit that changes nothing)."""
+        """``texts``: how many sent messages' texts are remembered (to skip an edit that changes nothing).
+        ``repost_after``: a table with more messages than this after it is posted again at the bottom (0: never)."""
+        self.repost_after = repost_after
         self.bot = bot
         self.memory = memory
         self.clock = clock or MonotonicClock()
         self.limits = limits or Limits()
         self.migrate = migrate  # the app's handler for a group that became a supergroup
+        self.private_closed: Callable[[str, str], Awaitable[None]] | None = None  # the app's: (group, user)
         self.bot_username = ""
         self.queues: dict[int, ChatQueue] = {}  # only chats with something to send (a worker each)
         hot = self.limits.global_per_second * (self.limits.group_window + self.limits.margin)
@@ -94,14 +101,14 @@ class Delivery:
         for effect in effects:
             if not isinstance(effect, ShowTable | ShowHand) or self.shown.fresh(effect):
                 fresh.append(effect)
-            elif effect.new_message:
+            elif effect.new_message or (isinstance(effect, ShowHand) and effect.announce):
                 self._still_new(items_for([effect])[0])
         for item in items_for(fresh, reply_thread):
             self.enqueue(item)
 
     def _still_new(self, overtaken: Item) -> None:
-        """A screen that asked for a new message (a new lobby, a hand after /start) was overtaken by its own
-        next change: if that is still queued, it opens the new message instead."""
+        """A screen that asked for a new message (a new lobby, a hand after /start, a turn announced) was
+        overtaken by its own next change: if that is still queued, it opens the new message instead."""
         queue = self.queues.get(overtaken.chat)
         if queue is not None:
             queue.pending.still_new(overtaken)
@@ -267,6 +274,8 @@ class Delivery:
         return message_id
 
     def _unchanged(self, item: Item) -> bool:
+        if item.announce:
+            return False  # a new message is wanted at the bottom even when the old one shows the same
         target = self._target(item)
         return target is not None and self.sent.get((item.chat, target)) == self._rendered(item)
 
@@ -276,6 +285,12 @@ class Delivery:
             return
         rendered = self._rendered(item)
         target = self._target(item)
+        if item.kind == TABLE and target is not None and self._buried(item, target):
+            await self._repost(item, rendered, target)
+            return
+        if item.kind == HAND and item.announce:
+            await self._announce(item, rendered, target)
+            return
         if target is not None:
             try:
                 await self.bot.edit_message_text(
@@ -307,6 +322,50 @@ class Delivery:
         self._remember_sent(item.chat, sent.message_id, rendered)
         await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
 
+    async def _announce(self, item: Item, rendered: Rendered, old: int | None) -> None:
+        """Their turn came after a wait: the hand as a new message, which Telegram notifies (an edit is
+        silent), then the old hand deleted so one hand stays. A failed send keeps the old one (the item is
+        tried again or the chat is closed); a failed delete only leaves an old hand whose buttons answer
+        "out of date" and show the current one."""
+        sent = await self._send(item.chat, rendered, None)
+        self._remember_sent(item.chat, sent.message_id, rendered)
+        await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
+        if old is not None:
+            await self._delete(item.chat, old)
+
+    def _buried(self, item: Item, table: int) -> bool:
+        """More than ``repost_after`` messages came after the table: players would scroll up for it. (Not
+        the table that shows the end: the result is posted right after it, at the bottom.)"""
+        if self.repost_after <= 0 or item.lane == RESULT:
+            return False
+        return self.memory.newer_than(item.chat, table) > self.repost_after
+
+    async def _repost(self, item: Item, rendered: Rendered, old: int) -> None:
+        """The table buried under the group's chatter: the update goes out as a new message at the bottom,
+        in the game's topic, and the old one is deleted so the group keeps one table. As with an announced
+        hand, a failed send keeps the old table; a failed delete leaves an old table whose buttons still work."""
+        log.info("chat %s: table %s buried under the chat's messages: posting it again", item.chat, old)
+        sent = await self._send(item.chat, rendered, self.memory.thread(item.home))
+        self._remember_sent(item.chat, sent.message_id, rendered)
+        await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
+        await self._delete(item.chat, old)
+
+    async def _delete(self, chat: int, message_id: int) -> None:
+        """Delete one of our messages. A delete is a Bot API call, not a message: it waits for the bot's
+        overall pace only, not the chat's (which counts messages). Never raises: the send before it is done."""
+        wait = self.overall.wait(self.clock.now())
+        if wait > 0:
+            await self.clock.sleep(wait)
+        started = self.clock.now()
+        self.overall.take(started)
+        try:
+            await self.bot.delete_message(chat, message_id)
+        except TelegramError as error:
+            log.info("chat %s: old message %s not deleted (%s)", chat, message_id, error)
+        finally:
+            self.overall.settle(started, self.clock.now())
+        self.sent.pop((chat, message_id), None)
+
     async def _post(self, item: Item) -> None:
         thread = None
         if item.chat < 0:
@@ -318,7 +377,7 @@ class Delivery:
 
     async def _send(self, chat: int, rendered: Rendered, thread: int | None) -> Message:
         """One new message in HTML with its keyboard, in the forum topic when there is one."""
-        return await self.bot.send_message(
+        sent = await self.bot.send_message(
             chat,
             rendered.text,
             parse_mode=ParseMode.HTML,
@@ -326,6 +385,8 @@ class Delivery:
             message_thread_id=thread,
             link_preview_options=NO_PREVIEW,
         )
+        self.memory.saw_message(chat, sent.message_id)  # the chat's newest id: how far the table is buried
+        return sent
 
     def _remember_sent(self, chat: int, message_id: int, rendered: Rendered) -> None:
         self.sent[(chat, message_id)] = rendered
@@ -336,8 +397,13 @@ class Delivery:
         if item.chat < 0:
             log.warning("group %s refuses messages (%s): dropped", item.chat, error)
             return
+        group = item.home if item.home != str(item.chat) and int(item.home) < 0 else ""
         if item.kind != HAND:
             log.info("private chat %s closed (%s): message dropped", item.chat, error)
+            if group and self.private_closed is not None:
+                # a reply to a command typed in the group (/join): the lobby marks the seat (once: the
+                # service changes nothing for a seat already marked)
+                await self.private_closed(group, str(item.chat))
             return
         key = (item.home, item.game_id, item.user_id)
         if key in self.asked:
@@ -345,6 +411,8 @@ class Delivery:
         if len(self.asked) > REMEMBERED_TEXTS:
             self.asked.clear()  # a bounded memory: at worst someone is asked twice
         self.asked.add(key)
+        if self.private_closed is not None:  # the game holds their clock (`GameService.private_chat`)
+            await self.private_closed(item.home, item.user_id)
         log.info("user %s has not started the bot: asking in group %s", item.user_id, item.home)
         self.enqueue(Item(POST, int(item.home), item.home, self.start_me(item)))
 

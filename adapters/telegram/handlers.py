@@ -20,6 +20,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -69,10 +70,17 @@ class Handlers:
 
     def register(self, application: Application) -> None:  # type: ignore[type-arg]
         only_new = filters.UpdateType.MESSAGE
+        application.add_handler(TypeHandler(Update, self.on_any_update), group=-1)  # then the others
         application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         application.add_handler(CommandHandler(list(COMMANDS), self.on_command, filters=only_new))
         application.add_handler(CallbackQueryHandler(self.on_press))
         application.add_error_handler(self.on_error)
+
+    async def on_any_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Every message the bot receives tells the newest message id of its chat (`ChatMemory.newer_than`)."""
+        msg = update.message or update.edited_message
+        if msg is not None:
+            self.memory.saw_message(msg.chat.id, msg.message_id)
 
     # ---- commands ------------------------------------------------------------------------------------
 
@@ -95,7 +103,8 @@ class Handlers:
         thread = topic_of(msg)
         if name in OPENS_LOBBY and any(isinstance(e, ShowTable) and e.new_message for e in effects):
             await self.memory.set_thread(str(chat.id), thread)
-        self.delivery.submit(self.alerts_to_private(effects, user), reply_thread=thread)
+        home = str(chat.id)  # a closed private chat tells the group's game about it (`Delivery._forbidden`)
+        self.delivery.submit(self.alerts_to_private(effects, user, home), reply_thread=thread)
 
     async def is_admin(self, chat: Chat, sender: TelegramUser, msg: Message) -> bool:
         if msg.sender_chat is not None and msg.sender_chat.id == chat.id:
@@ -108,25 +117,29 @@ class Handlers:
         return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
     @staticmethod
-    def alerts_to_private(effects: list[Effect], user: User) -> list[Effect]:
+    def alerts_to_private(effects: list[Effect], user: User, home: str = "") -> list[Effect]:
         """Without a button press there is nothing to answer: an alert's text goes to the user's private
-        chat instead (silently dropped if they never opened it), never to the group."""
+        chat instead, never to the group. ``home``: the group the command came from, told when that private
+        chat turns out closed."""
         out: list[Effect] = []
         for effect in effects:
             if isinstance(effect, Alert):
                 if effect.text:
                     text = message([line(effect.text)])
-                    out.append(Reply(user.id, text, private=True, user_id=user.id))
+                    out.append(Reply(home or user.id, text, private=True, user_id=user.id))
             else:
                 out.append(effect)
         return out
 
     async def deep_link(self, user: User, payload: str) -> None:
         """``/start <payload>``: the user followed a Join or "My hand" link; it is their button press.
-        The hand is sent as a new message, since the private chat now ends with their /start."""
-        effects = await self.service.handle(Press(PLATFORM, user, self.current_payload(payload)))
+        The hand is sent as a new message, since the private chat now ends with their /start, and the old
+        hand deleted (as for an announced turn), so the chat keeps one hand, at the bottom. The private
+        chat is open now, which the game hears with the press (``through_private``)."""
+        press = Press(PLATFORM, user, self.current_payload(payload), through_private=True)
+        effects = await self.service.handle(press)
         effects = [
-            replace(e, new_message=True) if isinstance(e, ShowHand) and e.user_id == user.id else e
+            replace(e, announce=True) if isinstance(e, ShowHand) and e.user_id == user.id else e
             for e in effects
         ]
         self.delivery.submit(self.alerts_to_private(effects, user))
@@ -138,7 +151,8 @@ class Handlers:
         if query is None:
             return
         user = self.saw(query.from_user)
-        press = Press(PLATFORM, user, self.current_payload(query.data or ""))
+        private = isinstance(query.message, Message) and query.message.chat.type == ChatType.PRIVATE
+        press = Press(PLATFORM, user, self.current_payload(query.data or ""), through_private=private)
         handling = asyncio.ensure_future(self.service.handle(press))
         done, _ = await asyncio.wait({handling}, timeout=ANSWER_WITHIN)
         if not done:

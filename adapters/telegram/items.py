@@ -33,6 +33,7 @@ class Item:
     private: bool = False  # POST to a player's private chat: a closed chat is not worth a group message
     lane: int = SCREEN
     version: int = 0  # TABLE, HAND: the chat version it shows, recorded once delivered (bot/outbox.py)
+    announce: bool = False  # HAND: their turn came after a wait: a new message (it notifies), the old deleted
 
     @property
     def key(self) -> str:
@@ -78,6 +79,7 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
                     effect.new_message,
                     user_id=effect.user_id,
                     version=effect.version,
+                    announce=effect.announce,
                 )
             )
         elif isinstance(effect, Notice):
@@ -97,9 +99,13 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
 
 def merged(queued: Item, newer: Item) -> Item | None:
     """Two updates of one table (or one hand) in a row: only the newer is worth sending. It still opens a
-    new message if either asked for one (a new lobby, then its first join)."""
+    new message if either asked for one (a new lobby, then its first join), and still announces a turn."""
     if queued.kind != newer.kind or queued.kind == POST:
         return None
     if (queued.chat, queued.home, queued.user_id) != (newer.chat, newer.home, newer.user_id):
         return None
-    return replace(newer, new_message=queued.new_message or newer.new_message)
+    return replace(
+        newer,
+        new_message=queued.new_message or newer.new_message,
+        announce=queued.announce or newer.announce,
+    )

@@ -2,7 +2,8 @@
 
 The ids live in the store (`set_messages`, expiring with the chat's game) so a restarted bot keeps editing
 the same table and hand messages; this class caches them and writes through. It also remembers, in memory
-only, which groups became supergroups (buttons drawn before carry the old id) and the names of users seen.
+only, which groups became supergroups (buttons drawn before carry the old id), the names of users seen, and
+the newest message id seen in each chat (ids count up per chat: how far a table is buried, `newer_than`).
 The caches keep the most recently used chats and users only (`TELEGRAM_CACHE_CHATS`, `TELEGRAM_CACHE_USERS`):
 a chat dropped from them is read from the store again when it next needs a message edited.
 """
@@ -44,6 +45,7 @@ class ChatMemory:
         self.names: LRU[str, str] = LRU(users)  # user id -> full name, from updates
         self.user_langs: LRU[str, str] = LRU(users)
         self.migrated: dict[str, str] = {}  # old group id -> supergroup id
+        self.newest: LRU[int, int] = LRU(chats)  # Telegram chat id -> the newest message id seen there
 
     def current(self, chat: str) -> str:
         """The chat's id now (a migrated group's supergroup)."""
@@ -100,6 +102,17 @@ class ChatMemory:
     def forget(self, chat: str) -> None:
         self.ids.pop(chat, None)
         self.langs.pop(chat, None)
+
+    def saw_message(self, chat: int, message_id: int) -> None:
+        """A message of ``chat`` the bot received or sent; only the newest id is kept."""
+        if message_id > (self.newest.get(chat) or 0):
+            self.newest[chat] = message_id
+
+    def newer_than(self, chat: int, message_id: int) -> int:
+        """How many messages of ``chat`` are known to have come after ``message_id``: message ids count up
+        in a chat, so a group's messages the bot never received (privacy mode) count once any later id is
+        seen. In a forum the ids are shared by all topics, so other topics' messages count too."""
+        return max(0, (self.newest.get(chat) or 0) - message_id)
 
     def saw_user(self, user_id: str, name: str, lang: str) -> None:
         self.names[user_id] = name

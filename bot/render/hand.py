@@ -5,6 +5,9 @@ from __future__ import annotations
 from bot.effects import Button, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
+from bot.render.clock import time_left_text
+from bot.render.hand_layout import CHAT_HAND, HandLayout
+from bot.render.hand_status import own_result, waiting_line
 from bot.render.table import table_lines
 from bot.render.text import SUIT_SYMBOL, bold, card, cards, line, message, rows
 from bot.session import Playing
@@ -48,7 +51,17 @@ def prompt(view: View, tr: Translator) -> str:
     return ""
 
 
-def render_hand(session: Playing, view: View, chat_id: str, tr: Translator) -> Message:
+def render_hand(
+    session: Playing,
+    view: View,
+    chat_id: str,
+    tr: Translator,
+    now: float | None = None,
+    layout: HandLayout = CHAT_HAND,
+) -> Message:
+    """``now``: when drawn, for the time left on the acting player's hand (none shown without it).
+    ``layout``: where the hand is seen (`bot.render.hand_layout`): the terminal's repeats nothing of the
+    table drawn above it and speaks of typing, not of buttons."""
     _ = tr._
     seat = view.seat if view.seat is not None else -1
     title = session.chat_title or _("this chat")
@@ -56,7 +69,9 @@ def render_hand(session: Playing, view: View, chat_id: str, tr: Translator) -> M
     buttons: list[list[Button]] = []
     turn_actions = [a for a in view.legal_actions if a.kind is not Kind.EXCHANGE]
     my_turn = view.to_act == seat and bool(turn_actions)
-    if my_turn:
+    if layout.table_beside:
+        lines = []  # the table, title and all, is drawn right above the hand
+    elif my_turn:
         # the table changes with every move, so only the player who must answer it gets it here
         lines.extend(table_lines(view, tr))
     else:
@@ -64,13 +79,23 @@ def render_hand(session: Playing, view: View, chat_id: str, tr: Translator) -> M
     lines.append(line(_("Your cards: "), bold(cards(view.hand))))
     if view.is_over:
         lines.append(line(_("The game is over.")))
+        mine = own_result(view.result, seat, tr) if view.result is not None else ""
+        if mine:
+            lines.append(line(bold(mine)))
         return message(lines)
     if seat in view.out:
         lines.append(line(_("You are out. Well played!")))
     elif my_turn:
         lines.append(line(bold(prompt(view, tr))))
-    else:
+        if now is not None and session.turn_deadline is not None:
+            lines.append(line(time_left_text(session.turn_deadline, now, tr)))
+    elif layout.buttons:
+        waiting = waiting_line(view, [s.name for s in session.seats], tr)
+        if waiting:
+            lines.append(line(waiting))
         lines.append(line(_("Not your turn: the buttons appear here when it is.")))
+    else:
+        lines.append(line(_("Not your turn: a card, t or p typed now is played when your turn comes.")))
 
     def button(action: Action) -> Button:
         return Button(

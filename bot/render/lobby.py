@@ -30,7 +30,9 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> M
     lines.append(line(bold(tr.n_("{n} player", "{n} players", count).format(n=count)), f" / {capacity}"))
     for number, seat in enumerate(lobby.seats, start=1):
         side = f" · {team_name(seat.team, tr)}" if settings.teams and seat.team is not None else ""
-        lines.append(line(f"{number}. ", seat_label(seat.name, seat.ai, tr), side))
+        # TRANSLATORS: beside a lobby seat: the bot cannot send this person their cards yet
+        closed = " · " + _("must open a private chat with me") if seat.private_closed_at is not None else ""
+        lines.append(line(f"{number}. ", seat_label(seat.name, seat.ai, tr), side, closed))
     if count < 2:
         lines.append(line(_("Waiting for at least one more player.")))
 
@@ -48,9 +50,16 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> M
     if any(seat.is_ai for seat in lobby.seats):
         ai_row.append(button(_("Remove AI"), payloads.REMOVE_AI, step=seats_now))
 
+    removals = [
+        # TRANSLATORS: a lobby button for the creator: remove a player who cannot receive their cards
+        button(_("Remove {name}").format(name=seat.name), f"{payloads.REMOVE_SEAT}:{seat_no}", step=seats_now)
+        for seat_no, seat in enumerate(lobby.seats)
+        if seat.private_closed_at is not None
+    ]
     buttons = [
         [button(_("Join"), payloads.JOIN, opens_private=True), button(_("Leave"), payloads.LEAVE)],
         ai_row,
+        *([removals] if removals else []),
         [button(_("Start"), payloads.START), button(_("Cancel"), payloads.CANCEL)],
     ]
     if settings.teams:

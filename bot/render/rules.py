@@ -8,10 +8,54 @@ from bot.render.text import bold, line, message
 from core import Settings, SettingsError
 
 
+def mode_name(settings: Settings, tr: Translator) -> str:
+    """The game's name as the lobby gives it: classic (podkidnoy) or transfer (perevodnoy)."""
+    return tr._("Transfer (perevodnoy)") if settings.transfer else tr._("Classic (podkidnoy)")
+
+
+def rules_in_short(settings: Settings, tr: Translator) -> list[str]:
+    """The mode and each rule that differs from the defaults, a few words each: for the table's header, where
+    the lobby's sentences would not fit. The turn's length is on the table's status line, so only "no turn
+    timer" is said here."""
+    _ = tr._
+    parts = [mode_name(settings, tr)]
+    if settings.deck != 36:
+        parts.append(tr.n_("{n} card deck", "{n} card deck", settings.deck).format(n=settings.deck))
+    if settings.throw_in == "neighbours":
+        # TRANSLATORS: table header, short for: only the defender's neighbours may throw in
+        parts.append(_("neighbours throw in"))
+    elif settings.throw_in == "auto":
+        # TRANSLATORS: table header, short for: with 5 or more players only the defender's neighbours throw in
+        parts.append(_("neighbours throw in from 5 players"))
+    if settings.first5:
+        # TRANSLATORS: table header, short for: the first bout holds at most 5 attack cards
+        parts.append(_("first bout: 5 cards"))
+    if settings.exchange == "lowest":
+        # TRANSLATORS: table header, short for: the lowest trump may be swapped for the turned-up trump
+        parts.append(_("trump exchange"))
+    elif settings.exchange == "ace":
+        parts.append(_("trump exchange for the ace"))
+    if settings.opener == "durak_right":
+        parts.append(_("the player right of the durak opens"))
+    elif settings.opener == "lowest":
+        parts.append(_("the lowest trump opens"))
+    if not settings.timer:
+        parts.append(_("no turn timer"))
+    if settings.teams:
+        parts.append(_("teams"))
+    if settings.severny:
+        # TRANSLATORS: table header: the Severny variant (the last card of the talon changes trumps)
+        parts.append(_("Severny"))
+    if settings.scoring == "winner":
+        # TRANSLATORS: table header, short for: the first player out takes all the points
+        parts.append(_("the first out takes all points"))
+    return parts
+
+
 def rule_lines(settings: Settings, tr: Translator) -> list[Line]:
     _ = tr._
     lines: list[Line] = []
-    mode = _("Transfer (perevodnoy)") if settings.transfer else _("Classic (podkidnoy)")
+    mode = mode_name(settings, tr)
     lines.append(
         line(
             bold(mode), " · ", tr.n_("{n} card deck", "{n} card deck", settings.deck).format(n=settings.deck)
@@ -99,6 +143,8 @@ def settings_problem(error: SettingsError, tr: Translator) -> str:
     """Why rule words were refused, in the reader's language (core's own message is English)."""
     _ = tr._
     d = error.details
+    if error.reason == "unknown" and "suggestion" in d:
+        return _("unknown word “{word}”: did you mean “{suggestion}”? Accepted: {accepted}").format(**d)
     if error.reason == "unknown":
         return _("unknown word “{word}”; accepted: {accepted}").format(**d)
     if error.reason == "conflict":

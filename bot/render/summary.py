@@ -1,4 +1,4 @@
-"""Game over, the leaderboard, and help: the public messages that are not the live table."""
+"""Game over, the standings, and help: the public messages that are not the live table."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def render_result(
     else:
         headline = _("Game over: {who} is the durak!").format(who=names[result.durak or 0])
     lines = [line(bold(headline))]
+    if result.reason == "surrender" and len(result.order_out) > 1:  # rules.md §7.7: more than a winner
+        lines.append(line(_("Players still holding cards are placed by how many they held, fewest first.")))
     for place, seat in enumerate(result.order_out, start=1):
         gained = f" (+{points[seat]})" if points[seat] else ""
         lines.append(line(f"{place}. {names[seat]}{gained}"))
@@ -41,25 +43,48 @@ def render_result(
     return message(lines, [[rematch]])
 
 
-def render_stats(stats: list[PlayerStats], tr: Translator) -> Message:
+def render_stats(
+    stats: Sequence[PlayerStats], tr: Translator, most_often_durak: Sequence[PlayerStats] = ()
+) -> Message:
+    """The standings in `PlayerStats.standing` order (most points first, then fewer duraks, more games, more
+    first-outs), each row with its durak count beside; the players most often the durak on a line of their
+    own, so the loser is never read as the one on top."""
     _ = tr._
     if not stats:
         return message([line(_("No games played in this chat yet."))])
-    lines = [line(bold(_("Durak leaderboard")))]
-    for number, row in enumerate(stats, start=1):
+    lines = [line(bold(_("Standings (most points first)")))]
+    ranked = sorted(stats, key=lambda row: row.standing)
+    for number, row in enumerate(ranked, start=1):
         detail = " · ".join(
             (
-                _("{n}× durak").format(n=row.durak),
-                tr.n_("{n} game", "{n} games", row.games).format(n=row.games),
-                # TRANSLATORS: leaderboard: in how many games this player got rid of their cards first
-                tr.n_("{n} first out", "{n} first out", row.first_out).format(n=row.first_out),
-                # TRANSLATORS: leaderboard: points (short)
+                # TRANSLATORS: standings: points (short)
                 tr.n_("{n} pt", "{n} pts", row.points).format(n=row.points),
+                # TRANSLATORS: standings: how many games this player lost (was the durak)
+                tr.n_("durak: {n} time", "durak: {n} times", row.durak).format(n=row.durak),
+                tr.n_("{n} game", "{n} games", row.games).format(n=row.games),
+                # TRANSLATORS: standings: in how many games this player got rid of their cards first
+                tr.n_("{n} first out", "{n} first out", row.first_out).format(n=row.first_out),
             )
         )
-        name = shown_name(row.name) or _("Player")  # rows may predate the cleaning of names on entry
-        lines.append(line(f"{number}. ", bold(name), " — ", detail))
+        lines.append(line(f"{number}. ", bold(display_name(row, tr)), " — ", detail))
+    losers = [row for row in most_often_durak if row.durak > 0]
+    if losers:
+        times = losers[0].durak
+        names = ", ".join(display_name(row, tr) for row in losers)
+        lines.append(
+            line(
+                tr.n_(
+                    "Most often the durak: {names} ({n} time)",
+                    "Most often the durak: {names} ({n} times)",
+                    times,
+                ).format(names=names, n=times)
+            )
+        )
     return message(lines)
+
+
+def display_name(row: PlayerStats, tr: Translator) -> str:
+    return shown_name(row.name) or tr._("Player")  # rows may predate the cleaning of names on entry
 
 
 def render_help(commands: Sequence[CommandSpec], accepted_words: str, tr: Translator) -> Message:

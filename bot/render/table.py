@@ -6,10 +6,12 @@ from bot import payloads
 from bot.effects import Button, Line, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
+from bot.render.clock import turn_length_text
 from bot.render.lobby import seat_label
+from bot.render.rules import rules_in_short
 from bot.render.text import SUIT_SYMBOL, bold, card, line, message
 from bot.session import Event, Playing
-from core import Phase, View
+from core import Card, Phase, Settings, View
 
 
 def describe_event(event: Event, names: list[str], tr: Translator) -> str:
@@ -17,7 +19,9 @@ def describe_event(event: Event, names: list[str], tr: Translator) -> str:
     who = names[event.seat] if 0 <= event.seat < len(names) else ""
     texts = {
         "played": lambda: _("{who} played {card}").format(who=who, card=card(event.card)),
-        "covered": lambda: _("{who} covered {target} with {card}").format(
+        # TRANSLATORS: an attacker adds a card of a rank already on the table
+        "threw_in": lambda: _("{who} threw in {card}").format(who=who, card=card(event.card)),
+        "covered": lambda: _("{who} beat {target} with {card}").format(
             who=who, target=card(event.target), card=card(event.card)
         ),
         "transferred": lambda: _("{who} transferred with {card} to {target}").format(
@@ -26,19 +30,40 @@ def describe_event(event: Event, names: list[str], tr: Translator) -> str:
         "took": lambda: tr.n_("{who} took {n} card", "{who} took {n} cards", event.count).format(
             who=who, n=event.count
         ),
+        # TRANSLATORS: the defender covered every card: the bout is over and its cards go to the discard pile
         "beaten_off": lambda: tr.n_(
-            "{who} beat off {n} card", "{who} beat off {n} cards", event.count
+            "{who} held off the attack: {n} card discarded",
+            "{who} held off the attack: {n} cards discarded",
+            event.count,
         ).format(who=who, n=event.count),
-        # TRANSLATORS: {place} is the order out: 1 for the first player out of cards, 2 for the next
-        "out": lambda: _("{who} is out ({place}.)").format(who=who, place=event.count),
+        # TRANSLATORS: a player got rid of their last card; {place} is an ordinal ("2nd") for the order out
+        "out": lambda: _("{who} is out, {place}").format(who=who, place=place_name(event.count, tr)),
         "exchanged": lambda: _("{who} exchanged the lowest trump for {card}").format(
             who=who, card=card(event.card)
         ),
         "surrendered": lambda: _("{who} surrendered").format(who=who),
         "timeout": lambda: _("{who} ran out of time").format(who=who),
-        "autopilot": lambda: _("the AI plays for {who} until they tap again").format(who=who),
+        # TRANSLATORS: {button} is the label of the table's "My hand" button
+        "autopilot": lambda: _("the AI plays for {who} until they tap {button} under the table").format(
+            who=who, button=f"“{_('My hand')}”"
+        ),
     }
     return texts[event.kind]() if event.kind in texts else event.kind
+
+
+def place_name(place: int, tr: Translator) -> str:
+    """An ordinal for the order out ("2nd"); a table holds at most six players."""
+    _ = tr._
+    names = {
+        # TRANSLATORS: ordinals for the order out, as in "Alice is out, 2nd"
+        1: _("1st"),
+        2: _("2nd"),
+        3: _("3rd"),
+        4: _("4th"),
+        5: _("5th"),
+        6: _("6th"),
+    }
+    return names.get(place, str(place))
 
 
 def waiting_for(view: View, names: list[str], tr: Translator) -> str:
@@ -68,17 +93,28 @@ def table_lines(view: View, tr: Translator) -> list[Line]:
     )
     lines = [line(info)]
     if view.table:
-        pairs = "  ".join(f"{card(a)}/{card(c) if c is not None else '·'}" for a, c in view.table)
-        lines.append(line(_("On the table: "), bold(pairs), f"  ({len(view.table)}/{view.attack_limit})"))
+        pairs = ", ".join(pair_text(attack, cover, tr) for attack, cover in view.table)
+        # TRANSLATORS: attack cards on the table out of the most this bout may hold: "1 of 6 cards"
+        count = tr.n_("{n} of {limit} card", "{n} of {limit} cards", view.attack_limit).format(
+            n=len(view.table), limit=view.attack_limit
+        )
+        lines.append(line(_("On the table: "), bold(pairs), f" · {count}"))
     return lines
+
+
+def pair_text(attack: Card, cover: Card | None, tr: Translator) -> str:
+    """One attack card and what became of it: "7♣ not covered", "7♣ beaten by 9♣"."""
+    if cover is None:
+        # TRANSLATORS: an attack card on the table that the defender has not covered yet
+        return tr._("{card} not covered").format(card=card(attack))
+    return tr._("{card} beaten by {cover}").format(card=card(attack), cover=card(cover))
 
 
 def render_table(session: Playing, view: View, chat_id: str, now: float, tr: Translator) -> Message:
     _ = tr._
     names = [seat.name for seat in session.seats]
-    # TRANSLATORS: the game mode when no rule words were given
-    mode = view.settings_words or _("classic")
-    lines = [line(bold(_("Durak")), " · ", mode)]
+    rules = " · ".join(rules_in_short(Settings.from_words(view.settings_words), tr))
+    lines = [line(bold(_("Durak")), " · ", rules)]
     lines.extend(table_lines(view, tr))
     lines.append(line(""))
     for seat_no, seat in enumerate(session.seats):
@@ -106,11 +142,12 @@ def render_table(session: Playing, view: View, chat_id: str, now: float, tr: Tra
     if status:
         deadline = ""
         if session.turn_deadline is not None and not session.seats[view.to_act or 0].played_by_ai:
-            left = max(0, round(session.turn_deadline - now))
-            deadline = " · " + tr.n_("{n} second left", "{n} seconds left", left).format(n=left)
+            deadline = " · " + turn_length_text(view, tr)  # a countdown here would freeze between edits
         lines.append(line(bold(status), deadline))
     for event in session.events[-3:]:
         lines.append(line("· ", describe_event(event, names, tr)))
+    if view.is_over:
+        return message(lines)  # no hand left to show: the result below has the next step (Rematch)
     buttons = [
         Button(
             _("My hand"),

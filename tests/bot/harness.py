@@ -85,6 +85,12 @@ class Harness:
         message = self.screen.table if where == "table" else self.screen.hands.get(user.id)
         return await self.press(user, button(message, label).payload)
 
+    async def surrender(self, user: User) -> list[Effect]:
+        """`/leave` during a game, then the one button of the question it answers with (rules.md §7.7)."""
+        asked = [e for e in await self.command(user, "leave") if isinstance(e, Reply)]
+        assert len(asked) == 1 and buttons(asked[0].message), asked
+        return await self.press(user, buttons(asked[0].message)[0].payload)
+
     async def fire_timers(self) -> list[Effect]:
         effects: list[Effect] = []
         for chat, version in await self.store.claim_due_timers(self.clock):

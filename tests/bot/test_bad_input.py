@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adapters.local.reading import Help, Pick, Problem, Quit, SlashCommand, interpret
+from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, interpret
 from bot.commands import COMMANDS as TABLE
 from bot.effects import Alert, Button, Effect, Reply
 from bot.i18n import translator
@@ -185,6 +185,8 @@ def test_any_typed_line_means_a_button_a_command_or_a_reason(typed: str) -> None
     ]
     for buttons in (moves, []):
         meaning = interpret(typed, buttons, RU)
-        assert isinstance(meaning, Pick | Problem | SlashCommand | Help | Quit)
+        assert isinstance(meaning, Pick | Problem | SlashCommand | Help | Quit | Later)
         if isinstance(meaning, Pick):
             assert meaning.payload in {b.payload for b in buttons}
+        if isinstance(meaning, Later):  # a move kept for the turn: only while no move may be made now
+            assert not buttons and meaning.text == typed.strip()

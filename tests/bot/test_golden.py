@@ -1,7 +1,7 @@
 """Golden transcripts: whole games driven through `GameService`, every effect written down and compared.
 
-Three games (2 players classic with a reminder and a timeout, 4 players transfer on a 24-card deck, 6 players
-with neighbours throwing in and a rematch), each once in English and once with the chat switched to Russian
+Four games (2 players classic with a reminder and a timeout, 3 players transfer with a 5-card first bout,
+4 players transfer on a 24-card deck, 6 players with neighbours throwing in and a rematch), each once in English and once with the chat switched to Russian
 by an admin (with one English or Italian player whose private hand keeps their own language). Seats are
 people who tap a button chosen by a seeded generator among all the buttons they were shown, so the English
 and the Russian run play the very same game. Clock, ids and the deal's seed are fixed.
@@ -49,6 +49,7 @@ class GameSpec:
 
 GAMES = (
     GameSpec("two_players_classic", "", 10, ("ru", "ru"), timeout_at=6, epilogue=("stats",)),
+    GameSpec("three_players_transfer", "transfer first5", 7, ("ru", "it", "ru"), epilogue=("stats",)),
     GameSpec(
         "four_players_transfer",
         "transfer deck=24",
@@ -132,10 +133,13 @@ class Recorder:
             return [f"{kind} to {self.names.get(effect.user_id, effect.user_id)}: {effect.text}"]
         if isinstance(effect, ShowTable):
             head = "table (new message)" if effect.new_message else "table"
+            if effect.announce:
+                head += f" (pings {self.names[effect.turn_user]})"
             self.shown.append(("table", effect.message))
         elif isinstance(effect, ShowHand):
             self.shown.append((effect.user_id, effect.message))
             head = f"hand of {self.names[effect.user_id]}" + (" (new message)" if effect.new_message else "")
+            head += " (your turn: sent anew)" if effect.announce else ""
         elif isinstance(effect, Notice):
             head = "notice"
         elif isinstance(effect, Reply):
@@ -259,5 +263,5 @@ def test_the_games_cover_both_modes_transfers_a_timeout_a_rematch_and_all_sizes(
     six = recorded["six_players_neighbours.en.txt"]
     assert "Only the defender's two neighbours may throw in." in six and "presses [Rematch] (R)" in six
     assert "Le tue carte:" in recorded["six_players_neighbours.ru.txt"]  # the Italian seat keeps its language
-    assert {len(players(spec, "en")) for spec in GAMES} == {2, 4, 6}
-    assert sum(len(text.encode()) for text in recorded.values()) < 600_000
+    assert {len(players(spec, "en")) for spec in GAMES} == {2, 3, 4, 6}
+    assert sum(len(text.encode()) for text in recorded.values()) < 800_000  # four games, both languages

@@ -217,16 +217,21 @@ def test_leaderboard_counts_games_and_points_in_the_right_plural() -> None:
         PlayerStats("3", "Cat", games=5, durak=5, first_out=0, points=5),
         PlayerStats("4", "Dan", games=21, durak=1, first_out=21, points=21),
     ]
-    ru = render_stats(rows, translator("ru")).plain_text.splitlines()
-    assert "1 игра" in ru[1] and "1 раз на 1-м месте" in ru[1] and "1 очко" in ru[1]
-    assert "2 игры" in ru[2] and "2 раза на 1-м месте" in ru[2] and "3 очка" in ru[2]
-    assert "5 игр" in ru[3] and "5 очков" in ru[3]
-    assert "21 игра" in ru[4] and "21 очко" in ru[4]
-    en = render_stats(rows, translator("en")).plain_text.splitlines()
-    assert "1 game ·" in en[1] and "1 pt" in en[1]
-    assert "2 games" in en[2] and "3 pts" in en[2]
-    it = render_stats(rows, translator("it")).plain_text.splitlines()
-    assert "1 partita" in it[1] and "1 punto" in it[1] and "2 partite" in it[2] and "3 punti" in it[2]
+
+    def row_of(name: str, lang: str) -> str:  # the standings put the most points first: Dan, Cat, Bob, Ann
+        return next(
+            r for r in render_stats(rows, translator(lang)).plain_text.splitlines() if f" {name} — " in r
+        )
+
+    ann, bob, cat, dan = (row_of(name, "ru") for name in ("Ann", "Bob", "Cat", "Dan"))
+    assert "1 игра" in ann and "1 раз на 1-м месте" in ann and "1 очко" in ann
+    assert "2 игры" in bob and "2 раза на 1-м месте" in bob and "3 очка" in bob
+    assert "5 игр" in cat and "5 очков" in cat
+    assert "21 игра" in dan and "21 очко" in dan
+    assert "1 game ·" in row_of("Ann", "en") and "1 pt ·" in row_of("Ann", "en")
+    assert "2 games" in row_of("Bob", "en") and "3 pts" in row_of("Bob", "en")
+    assert "1 partita" in row_of("Ann", "it") and "1 punto" in row_of("Ann", "it")
+    assert "2 partite" in row_of("Bob", "it") and "3 punti" in row_of("Bob", "it")
 
 
 # ---- who sees which language --------------------------------------------------------------------------

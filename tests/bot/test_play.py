@@ -103,7 +103,7 @@ async def test_a_player_cannot_use_another_players_button(harness: Harness) -> N
     version = await harness.version()
     await harness.press(other, buttons(harness.screen.hands[user.id])[0].payload)  # type: ignore[union-attr]
     assert await harness.version() == version
-    assert harness.screen.alerts[-1].text == "That move is not possible now."
+    assert harness.screen.alerts[-1].text == f"It is not your turn: {user.name} is attacking."  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ async def test_a_press_after_the_game_ended_is_refused(harness: Harness) -> None
     user = whose_turn(harness, (ANN, BOB))
     assert user is not None
     payload = buttons(harness.screen.hands[user.id])[0].payload
-    await harness.command(ANN, "leave")
+    await harness.surrender(ANN)
     assert "surrendered" in harness.screen.notices[-1].plain_text
     version = await harness.version()
     await harness.press(user, payload)
@@ -152,18 +152,21 @@ async def test_a_press_after_the_game_ended_is_refused(harness: Harness) -> None
 
 async def test_leave_during_play_is_a_surrender_and_the_leaver_is_the_durak(harness: Harness) -> None:
     await start(harness)
-    await harness.command(BOB, "leave")
+    await harness.surrender(BOB)
     assert "Bob surrendered and is the durak" in harness.screen.notices[-1].plain_text
     await harness.command(ANN, "stats")
-    assert harness.screen.replies[-1].plain_text.splitlines()[1].startswith("1. Bob — 1× durak")
+    standings = harness.screen.replies[-1].plain_text.splitlines()
+    assert standings[1].startswith("1. Ann — ") and "durak: 0 times" in standings[1]
+    assert standings[2].startswith("2. Bob — ") and "durak: 1 time" in standings[2]
+    assert standings[3] == "Most often the durak: Bob (1 time)"
 
 
 async def test_stats_count_a_game_once(harness: Harness) -> None:
     await start(harness)
-    await harness.command(BOB, "leave")
+    await harness.surrender(BOB)
     await harness.command(BOB, "leave")
     await harness.command(ANN, "stats")
-    assert "1× durak · 1 game" in harness.screen.replies[-1].plain_text
+    assert "durak: 1 time · 1 game" in harness.screen.replies[-1].plain_text
 
 
 async def test_a_timer_that_fires_after_the_player_moved_does_nothing(harness: Harness) -> None:
@@ -201,7 +204,7 @@ async def test_timeout_plays_the_safe_default_and_two_in_a_row_hand_the_seat_to_
 
 async def test_rematch_opens_a_lobby_with_the_same_players(harness: Harness) -> None:
     await start(harness, "transfer")
-    await harness.command(BOB, "leave")
+    await harness.surrender(BOB)
     effects = await harness.press(ANN, buttons(harness.screen.notices[-1])[0].payload)
     table = next(e for e in effects if isinstance(e, ShowTable))
     assert table.new_message and "1. Ann" in table.message.plain_text and "2. Bob" in table.message.plain_text
@@ -210,7 +213,7 @@ async def test_rematch_opens_a_lobby_with_the_same_players(harness: Harness) -> 
 
 async def test_the_durak_of_the_last_game_sets_the_opener_of_the_next(harness: Harness) -> None:
     await start(harness)
-    await harness.command(BOB, "leave")  # Bob is the durak
+    await harness.surrender(BOB)  # Bob is the durak
     await harness.press(ANN, buttons(harness.screen.notices[-1])[0].payload)
     await harness.tap(ANN, "Start")
     # durak_left: the player left of Bob (seat 1) is seat 0, Ann, who attacks first
@@ -342,12 +345,13 @@ async def test_a_team_game_seats_partners_apart_and_counts_the_losing_team_toget
         if " — " in line
     ]  # type: ignore[union-attr]
     assert names == ["Ann", "Cat", "Bob", "Dan"], "partners alternate round the table"
-    await harness.command(CAT, "leave")
+    await harness.surrender(CAT)
     assert "Cat surrendered" in harness.screen.notices[-1].plain_text
     await harness.command(ANN, "stats")
     stats = harness.screen.replies[-1].plain_text
-    assert "Cat — 1× durak" in stats and "Dan — 1× durak" in stats
-    assert "Ann — 0× durak · 1 game · 1 first out · 3 pts" in stats
+    assert "Cat — 0 pts · durak: 1 time" in stats and "Dan — 0 pts · durak: 1 time" in stats
+    assert "Ann — 3 pts · durak: 0 times · 1 game" in stats
+    assert "Most often the durak: Dan, Cat (1 time)" in stats
 
 
 async def test_a_team_game_needs_four_or_six_players(harness: Harness) -> None:
@@ -417,7 +421,7 @@ async def test_the_opener_follows_the_last_durak_across_three_games(
     players = (ANN, BOB, CAT)
     await start(harness, words, players)
     for leaver in (BOB, CAT):
-        await harness.command(leaver, "leave")
+        await harness.surrender(leaver)
         durak_seat = players.index(leaver)
         await harness.press(ANN, buttons(harness.screen.notices[-1])[0].payload)
         await harness.tap(ANN, "Start")

@@ -218,10 +218,32 @@ def test_surrender_makes_the_leaver_the_durak_and_ends_the_game_for_all() -> Non
     assert game.is_over
     assert game.result is not None
     assert (game.result.durak, game.result.draw, game.result.reason) == (3, False, "surrender")
-    assert game.result.order_out == (0, 1)
     assert all(not game.legal_actions(s) for s in range(4))
     with pytest.raises(IllegalAction, match="the game is over"):
         play(game, "2 a:9D")
+
+
+def test_after_a_surrender_the_players_already_out_keep_their_places_and_the_rest_follow() -> None:
+    game = play(whole_deck_game(), *FIRST_BOUT, "3 s")
+    assert game.result is not None
+    assert game.result.order_out == (0, 1, 2), "seats 0 and 1 went out; seat 2 still held cards"
+
+
+FOUR_SUITS = ["6S 7S 8S 9S TS JS", "6C 7C 8C 9C TC JC", "6D 7D 8D 9D TD JD", "6H 7H 8H 9H TH JH"]
+
+
+def test_after_a_surrender_those_still_in_are_placed_fewest_cards_first() -> None:
+    # seat 2 attacks seat 3, who takes; seat 1 throws in: seats 1 and 2 hold 5 cards, seat 3 holds 6
+    game = play(game_with(FOUR_SUITS, trump="AS", opener=2), "2 a:6D", "3 t", "0 p", "1 a:6C", "0 s")
+    assert game.result is not None
+    assert game.result.durak == 0
+    assert game.result.order_out == (2, 1, 3), "a tie goes in seat order from the attacker (seat 2)"
+
+
+def test_after_a_surrender_a_tie_is_broken_in_seat_order_from_the_attacker_round_the_table() -> None:
+    game = play(game_with(FOUR_SUITS, trump="AS", opener=2), "2 a:6D", "1 s")
+    assert game.result is not None
+    assert game.result.order_out == (2, 3, 0), "seat 2 holds 5 cards; seats 3 and 0 hold 6, seat 3 first"
 
 
 def test_surrender_is_accepted_out_of_turn_but_never_listed_as_a_legal_action() -> None:

@@ -115,7 +115,11 @@ def test_random_games_cover_every_ending_and_a_surrender_ends_any_game() -> None
         ended = game.apply(leaver, SURRENDER)
         assert ended.is_over and ended.result is not None
         assert (ended.result.durak, ended.result.reason) == (leaver, "surrender")
-        assert ended.result.order_out == game.out
+        places = ended.result.order_out  # rules.md §7.7: those out keep their places, the rest by cards held
+        assert places[: len(game.out)] == game.out
+        assert sorted(places) == [s for s in range(len(game.players)) if s not in ended.result.losers]
+        held = [game.hand_masks[s].bit_count() for s in places[len(game.out) :]]
+        assert held == sorted(held)
         reasons.add("surrender")
     assert {"last_holder", "surrender"} <= reasons
 

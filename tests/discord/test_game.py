@@ -131,7 +131,7 @@ async def test_three_players_play_a_transfer_game_from_their_ephemeral_hands_to_
     stats = await table.slash(players[0], "stats")
     assert stats["type"] == 4 and not stats["data"].get("flags")  # the leaderboard is public
     board = text_of(stats["data"])
-    assert all(p.name in board for p in players) and "leaderboard" in board
+    assert all(p.name in board for p in players) and "Standings" in board
     assert watch.checked > moves
     assert max(len(c) for c in fake.custom_ids()) <= 100
     assert [e for e in fake.errors if e[3] == 50035] == [] and fake.unhandled == []

@@ -15,7 +15,7 @@ def test_demo_with_a_seed_plays_to_a_result_names_the_durak_and_prints_the_same_
     first = run_cli(["demo", "--seed", "1"], tmp_path, env)
     assert first.returncode == 0, first.stderr
     assert re.search(r"^Game over: (\S+ is the durak!|a draw)", first.stdout, re.MULTILINE)
-    assert "Durak leaderboard" in first.stdout
+    assert "Standings" in first.stdout
     assert first.stdout.count("Trump ") > 20  # every table the group saw, not only the last one
     again = run_cli(["demo", "--seed", "1"], tmp_path, env)
     assert again.stdout == first.stdout

@@ -71,7 +71,7 @@ def test_bad_input_is_explained_and_an_interrupted_game_continues_to_its_result(
             first, str(count + 1), f"There is no move {count + 1}: choose 1 to {count}.", deadline
         )
         missing = card_not_held(first.transcript)
-        answer_and_expect(first, typed(missing), f"{missing} is not one of your moves now", deadline)
+        answer_and_expect(first, typed(missing), f"You do not hold {missing}.", deadline)
         answer_and_expect(first, "zz9", "Type a move's number", deadline)
         hand_before = latest(first.transcript, "Your cards: ")
         first.send("1")
@@ -118,7 +118,7 @@ def test_bad_input_is_explained_and_an_interrupted_game_continues_to_its_result(
     assert "Traceback" not in errors + transcript
     assert re.search(r"Game over: .+ (is the durak|surrendered|a draw)", transcript)
     assert by_card > 0
-    assert "Durak leaderboard" in transcript and "Tess" in transcript
+    assert "Standings" in transcript and "Tess" in transcript
 
     game_id = re.search(r"durak-bot replay (\w+)", transcript)
     assert game_id is not None

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from adapters.local.reading import Help, Pick, Problem, Quit, SlashCommand, interpret
+from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, Unplayable, interpret
 from adapters.local.text import BOLD, message_text, numbered_buttons
 from bot.effects import Button
 from bot.i18n import translator
 from bot.payloads import Payload
 from bot.render.text import bold, line, message
+from core import Card
 
 TR = translator("en")
 
@@ -17,6 +18,7 @@ def button(label: str, code: str) -> Button:
 
 
 ATTACKS = [button("9♥", "a:9H"), button("9♠", "a:9S"), button("10♣", "a:TC")]
+SWAP_ONLY = [button("Swap for 7♥", "e")]
 DEFENCE = [
     button("9♥ → 7♥", "c:0:9H"),
     button("9♥ → 8♥", "c:1:9H"),
@@ -48,9 +50,11 @@ def test_a_card_that_fits_several_moves_asks_which_by_number() -> None:
     assert "1) 9♥ → 7♥" in meaning.text and "2) 9♥ → 8♥" in meaning.text and "K♠" not in meaning.text
 
 
-def test_a_card_not_held_or_not_playable_is_explained() -> None:
+def test_a_card_no_move_plays_is_left_to_the_game_to_explain() -> None:
+    """The terminal asks the stored game why (tests/local/test_terminal_refusals.py); this text is the fallback."""
     meaning = interpret("as", ATTACKS, TR)
-    assert meaning == Problem("A♠ is not one of your moves now: you do not hold it, or it cannot be played.")
+    text = "A♠ is not one of your moves now: you do not hold it, or it cannot be played."
+    assert meaning == Unplayable(text, Card.parse("AS"))
 
 
 def test_t_and_p_press_take_and_pass_or_say_they_are_not_possible() -> None:
@@ -59,10 +63,15 @@ def test_t_and_p_press_take_and_pass_or_say_they_are_not_possible() -> None:
     assert interpret("take", ATTACKS, TR) == Problem("You cannot take now.")
 
 
-def test_moves_typed_out_of_turn_are_told_to_wait() -> None:
-    for text in ("1", "9h", "t"):
-        meaning = interpret(text, [], TR)
-        assert isinstance(meaning, Problem) and meaning.text.startswith("Not your turn")
+def test_a_number_typed_out_of_turn_is_told_to_wait() -> None:
+    meaning = interpret("1", [], TR)
+    assert isinstance(meaning, Problem) and meaning.text.startswith("Not your turn")
+
+
+def test_a_card_take_or_pass_typed_out_of_turn_is_kept_for_the_turn() -> None:
+    assert interpret("9h", [], TR) == Later("9h", "9♥")
+    assert interpret("T", [], TR) == Later("T", "Take")
+    assert interpret("pass", SWAP_ONLY, TR) == Later("pass", "Pass")  # the trump swap is no turn
 
 
 def test_words_that_are_not_moves_get_the_usage_line() -> None:

@@ -48,6 +48,8 @@ def test_terminal_redraws_the_screen_ai_moves_on_timers_and_sigint_leaves_cleanl
             read_until(master, "\n> ", 20, seen)  # the AIs moved (by timer) until it is Tess's turn again
         screen = "".join(seen)
         assert CLEAR_SCREEN in screen and BOLD in screen
+        frame = screen.rsplit(CLEAR_SCREEN, 1)[-1]  # what the terminal shows now
+        assert frame.count("Trump") == 1 and "Durak in" not in frame  # the hand repeats nothing of the table
         assert "AI 1" in screen or "AI 2" in screen
         process.send_signal(signal.SIGINT)
         out = read_until(master, "The game is saved", 10, seen)

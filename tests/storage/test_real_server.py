@@ -47,7 +47,7 @@ async def test_a_killed_server_restarted_on_its_aof_keeps_games_and_stats(
     server.start()
     after = await store.load(CHAT)  # the same store and client, reconnected
     assert after == before and after.state == '{"running": true}'
-    assert await store.stats(CHAT) == [PlayerStats("u1", "Ann", 1, 1), PlayerStats("u2", "Bob", 1, points=3)]
+    assert await store.stats(CHAT) == [PlayerStats("u2", "Bob", 1, points=3), PlayerStats("u1", "Ann", 1, 1)]
     assert await store.archived_game("g1") == '{"seed": 7}'
     assert await store.claim_due_timers(200.0) == [(CHAT, 2)]
     await client.aclose()
@@ -173,7 +173,7 @@ async def test_the_embedded_default_keeps_a_game_across_close_and_reopen(tmp_pat
     store, close = await open_store(None, tmp_path / "data")
     try:
         assert (await store.load(CHAT)).state == '{"game": 1}'
-        assert [s.user_id for s in await store.stats(CHAT)] == ["u1", "u2"]
+        assert [s.user_id for s in await store.stats(CHAT)] == ["u2", "u1"]  # Bob scored, Ann lost
     finally:
         await close()
 

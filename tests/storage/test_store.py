@@ -138,9 +138,9 @@ async def test_an_outcome_adds_each_players_stats_and_archives_the_game(store: R
                    PlayerOutcome("u2", "Bob", points=2), PlayerOutcome("u3", "Cy", durak=True))  # fmt: skip
     assert await store.save(CHAT, 0, "over", ttl=86400, outcome=game, last_durak="u3") == 1
     assert await store.stats(CHAT) == [
-        PlayerStats("u3", "Cy", games=1, durak=1),
         PlayerStats("u1", "Ann", games=1, first_out=1, points=3),
         PlayerStats("u2", "Bob", games=1, points=2),
+        PlayerStats("u3", "Cy", games=1, durak=1),
     ]
     assert await store.archived_game("g1") == game.archive_json
     assert ARCHIVE_TTL - 5 <= await store.redis.ttl(k.archive_key("g1")) <= ARCHIVE_TTL
@@ -164,7 +164,7 @@ async def test_a_draw_counts_as_played_and_scores_nothing(store: RedisGameStore)
     }  # fmt: skip
 
 
-async def test_stats_order_duraks_then_games_then_first_outs_then_points(store: RedisGameStore) -> None:
+async def play_six_games(store: RedisGameStore) -> None:
     results = [  # (user, durak, first_out, points) per game
         [("a", 1, 0, 0), ("b", 0, 1, 3), ("c", 0, 0, 2), ("d", 0, 0, 1)],
         [("a", 0, 1, 3), ("b", 1, 0, 0), ("c", 0, 0, 2)],
@@ -179,15 +179,42 @@ async def test_stats_order_duraks_then_games_then_first_outs_then_points(store: 
             f"g{number}", *(PlayerOutcome(u, u.upper(), bool(d), bool(f), False, p) for u, d, f, p in players)
         )
         version = await store.save(CHAT, version, "over", ttl=86400, outcome=game) or 0
-    # a, b, d: 1 durak (a, b played 2 games, d 2), c none; then games; then first-outs; then points.
-    ranking = [(s.user_id, s.durak, s.games, s.first_out, s.points) for s in await store.stats(CHAT)]
+
+
+async def test_stats_order_points_then_fewest_duraks_then_games_then_first_outs(
+    store: RedisGameStore,
+) -> None:
+    await play_six_games(store)
+    # c 7 points, f 4; a, b, e 3 each, e never the durak; d 1
+    ranking = [(s.user_id, s.points, s.durak, s.games, s.first_out) for s in await store.stats(CHAT)]
     assert ranking == [
-        ("b", 1, 2, 1, 3), ("a", 1, 2, 1, 3), ("d", 1, 2, 0, 1),
-        ("c", 0, 3, 1, 7), ("f", 0, 3, 0, 4), ("e", 0, 3, 0, 3),
+        ("c", 7, 0, 3, 1), ("f", 4, 0, 3, 0), ("e", 3, 0, 3, 0),
+        ("b", 3, 1, 2, 1), ("a", 3, 1, 2, 1), ("d", 1, 1, 2, 0),
     ]  # fmt: skip
-    assert [s.user_id for s in await store.stats(CHAT, limit=2)] == ["b", "a"]
-    top_points = await store.redis.zrevrange(k.leaderboard_key(CHAT, "points"), 0, 0)
-    assert top_points == ["c"]
+    assert [s.user_id for s in await store.stats(CHAT, limit=2)] == ["c", "f"]
+
+
+async def test_most_often_the_durak_names_everyone_tied_with_the_most_losses(store: RedisGameStore) -> None:
+    assert await store.most_often_durak(CHAT) == []
+    await play_six_games(store)
+    assert [(s.user_id, s.durak) for s in await store.most_often_durak(CHAT)] == [
+        ("b", 1),
+        ("a", 1),
+        ("d", 1),
+    ]
+    lost_again = outcome("g9", PlayerOutcome("d", "D", durak=True), PlayerOutcome("c", "C", first_out=True))
+    await store.save(CHAT, await store_version(store), "over", ttl=86400, outcome=lost_again)
+    assert await store.most_often_durak(CHAT) == [PlayerStats("d", "D", games=3, durak=2, points=1)]
+
+
+async def test_nobody_is_most_often_the_durak_before_anyone_lost(store: RedisGameStore) -> None:
+    game = outcome("g1", PlayerOutcome("u1", "Ann", draw=True), PlayerOutcome("u2", "Bob", draw=True))
+    await store.save(CHAT, 0, "over", ttl=86400, outcome=game)
+    assert await store.most_often_durak(CHAT) == []
+
+
+async def store_version(store: RedisGameStore) -> int:
+    return (await store.load(CHAT)).version
 
 
 async def test_a_player_who_changed_name_shows_the_latest_name(store: RedisGameStore) -> None:

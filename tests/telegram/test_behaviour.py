@@ -37,11 +37,11 @@ async def test_player_who_never_started_the_bot_is_asked_in_the_group_and_the_ga
 ) -> None:
     ann, cat = world.person("Ann"), world.person("Cat", started=False)
     group = world.fake.add_group("Club", [ann, cat], owner=ann)
-    await world.say(group, ann, "/newgame")
-    await world.say(group, cat, "/join")
+    await world.say(group, cat, "/newgame")  # a lobby's creator is sent nothing private before the game
+    await world.tap(group, world.newest(group, "New game"), ann, "Join")
     lobby = world.newest(group, "New game")
     assert "Cat" in lobby.text
-    await world.tap(group, lobby, ann, "Start")
+    await world.tap(group, lobby, cat, "Start")
     ask = world.newest(group, "private chat")
     assert "Cat" in ask.text and ask.buttons()[0]["url"].startswith("https://t.me/durak_test_bot?start=")
     assert any(r.method == "sendMessage" and r.status == 403 for r in world.fake.call_log)
@@ -54,7 +54,7 @@ async def test_player_who_never_started_the_bot_is_asked_in_the_group_and_the_ga
         return now is not None and now.game is not None and now.game.step > step
 
     assert not await moved(), "nothing moves by itself before the turn timer"
-    world.offset += 61  # past the 60 s turn timer: the seat to act times out, as for anyone
+    world.offset += 61 + 120  # past the 60 s turn timer and Cat's longest pause: the seat to act times out
     await wait_for(moved, "the turn timer to act")
     await world.settle()
     asks = [m for m in world.fake.bot_messages(group) if "private chat" in m.text]
@@ -106,11 +106,11 @@ async def test_a_game_opened_in_a_forum_topic_posts_there(world: World) -> None:
     assert lobby.thread_id == 5
     await world.tap(group, lobby, bob, "Join")
     await world.tap(group, lobby, ann, "Start")
-    await world.say(group, bob, "/leave", thread=5)  # surrender: the game ends with a notice
+    await world.surrender(group, bob, thread=5)  # the game ends with a notice
     over = world.newest(group, "Game over")
     assert over.thread_id == 5
     await world.say(group, ann, "/stats", thread=9)
-    assert world.newest(group, "leaderboard").thread_id == 9, "a command's answer goes where it was asked"
+    assert world.newest(group, "Standings").thread_id == 9, "a command's answer goes where it was asked"
 
 
 async def test_a_group_that_becomes_a_supergroup_keeps_its_game(world: World) -> None:
@@ -128,7 +128,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(world: World) ->
     assert len(world.fake.bot_messages(group)) == before, "nothing more was sent to the old group"
     assert "Game over" in world.newest(supergroup).text
     await world.say(supergroup, ann, "/stats")
-    board = world.newest(supergroup, "leaderboard")
+    board = world.newest(supergroup, "Standings")
     assert "Ann" in board.text and "Bob" in board.text
     await world.check_rules(supergroup, [finished.header.game_id])
     world.fake.assert_no_bad_requests()

@@ -52,13 +52,23 @@ def group_calls(world: World, group: FakeChat, method: str = "") -> list[CallRec
     ]
 
 
+def table_updates(world: World, group: FakeChat) -> list[CallRecord]:
+    """The table's edits, and its re-posts at the bottom once the chat's messages buried it."""
+    return [
+        record
+        for record in group_calls(world, group)
+        if record.method == "editMessageText" or "My hand" in str(record.params.get("reply_markup"))
+    ]
+
+
 async def move_and_time_the_table(world: World, group: FakeChat, players: list[FakeUser]) -> float:
-    """A player taps a move; the virtual seconds from the press being answered to the table's edit."""
+    """A player taps a move; the virtual seconds from the press being answered to the table's update (an
+    edit, or a new message at the bottom when the flood buried the table)."""
     mover = next(p for p in players if world.hand(p) is not None)
     hand = world.hand(mover)
     assert hand is not None
     data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
-    edits_before = len(group_calls(world, group, "editMessageText"))
+    edits_before = len(table_updates(world, group))
     query = world.fake.user_presses(mover, hand.message_id, mover, data)
     await world.fake.wait_for_answer(query)
     answered = next(
@@ -67,9 +77,9 @@ async def move_and_time_the_table(world: World, group: FakeChat, players: list[F
         if r.method == "answerCallbackQuery" and r.params.get("callback_query_id") == query
     )
     await world.fake.wait_until(
-        lambda: len(group_calls(world, group, "editMessageText")) > edits_before, 15, "the table edit"
+        lambda: len(table_updates(world, group)) > edits_before, 15, "the table update"
     )
-    edit = group_calls(world, group, "editMessageText")[edits_before]
+    edit = table_updates(world, group)[edits_before]
     return edit.at - answered
 
 
@@ -123,6 +133,8 @@ async def test_the_result_and_the_final_table_go_ahead_of_waiting_replies(
 ) -> None:
     world, group, (ann, bob), eve = game
     world.service.commands = None
+    await world.say(group, ann, "/leave")  # the question goes to Ann's private chat
+    question = world.newest(ann, "Surrender?")
     for text in ("/rules", "/help", "/stats", "/settings", "/join", "/cancel", "/newgame", "/leave"):
         world.fake.user_sends(group, eve, text)  # eight different replies: more than a burst
     queued_at: list[int] = []
@@ -134,7 +146,7 @@ async def test_the_result_and_the_final_table_go_ahead_of_waiting_replies(
         submit(effects, reply_thread)
 
     world.bot.delivery.submit = note_the_result  # type: ignore[method-assign]
-    await world.say(group, ann, "/leave")  # surrender: Bob wins, the game is over
+    await world.tap(ann, question, ann, "Yes, surrender")  # Bob wins, the game is over
     assert queued_at, "the game's result was queued"
     after = group_calls(world, group)[queued_at[0] :]
     table_edit = next(i for i, r in enumerate(after) if r.method == "editMessageText")

@@ -37,7 +37,7 @@ async def play_whole_game(world: World, words: str, names: list[str]) -> None:
     assert session is not None and isinstance(session.header, Finished)
     assert "Game over" in world.newest(group).text
     await world.say(group, people[1], "/stats")
-    board = world.newest(group, "leaderboard")
+    board = world.newest(group, "Standings")
     assert all(name in board.text for name in names)
     table_messages = [m for m in world.fake.bot_messages(group) if "Trump" in m.text]
     assert len(table_messages) == 1, "the table is one message edited in place"

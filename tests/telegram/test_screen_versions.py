@@ -77,11 +77,12 @@ async def test_my_hand_resends_the_current_hand_with_an_equal_version(world: Wor
     await world.settle()
     version = (await world.store.load(ChatRef("tg", str(group.id)))).version
     assert world.bot.delivery.shown.newest[(str(group.id), str(ann.id))][0] == version
-    before = len(world.fake.bot_messages(ann))
+    before = world.fake.bot_messages(ann)
     world.fake.press_button(group, table_message(world, group).message_id, ann, "My hand")  # a deep link
     await world.settle()
     sent = world.fake.bot_messages(ann)
-    assert len(sent) == before + 1 and "Your cards" in sent[-1].text, "sent again as a new message"
+    assert "Your cards" in sent[-1].text and sent[-1].message_id > before[-1].message_id, "sent again"
+    assert len(sent) == len(before), "as a new message, the old hand deleted"
 
 
 async def test_a_new_games_lower_versions_are_shown_after_the_store_lost_the_old_ones(

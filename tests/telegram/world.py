@@ -43,17 +43,28 @@ def free_port() -> int:
 
 class World:
     def __init__(
-        self, fake: FakeTelegram, redis: Any, webhook: bool = False, speed: float = SPEED, seed: int = 7
+        self,
+        fake: FakeTelegram,
+        redis: Any,
+        webhook: bool = False,
+        speed: float = SPEED,
+        seed: int = 7,
+        service_config: ServiceConfig | None = None,
+        virtual_time: bool = False,
     ) -> None:
+        """``virtual_time``: the service's clock (turn timers, how long a player waited) runs with the fake's
+        virtual clock, as people at ``speed`` would see it, instead of real time."""
         self.fake = fake
         fake.clock = Clock(speed=speed)
         self.store = RedisGameStore(redis)
         self.offset = 0.0  # seconds added to the service's clock (turn timers)
+        self.virtual_time = virtual_time
+        self.epoch = time.time()
         ids = (f"g{n}" for n in itertools.count(1))
         seeds = itertools.count(seed)
         self.service = GameService(
             self.store,
-            ServiceConfig(ai_delay=0),
+            service_config or ServiceConfig(ai_delay=0),
             clock=self.service_now,
             new_id=lambda: next(ids),
             seed_source=lambda: next(seeds),
@@ -75,6 +86,8 @@ class World:
         self.started = False
 
     def service_now(self) -> float:
+        if self.virtual_time:
+            return self.epoch + self.fake.clock.now() + self.offset
         return time.time() + self.offset
 
     async def _handled(self, update: Update, context: object) -> None:
@@ -125,6 +138,11 @@ class World:
         if isinstance(result, str):
             return self.fake.callback_answers[result]
         return None
+
+    async def surrender(self, group: FakeChat, user: FakeUser, thread: int | None = None) -> None:
+        """`/leave` typed in the group, then "Yes, surrender" in the question sent to the private chat."""
+        await self.say(group, user, "/leave", thread=thread)
+        await self.tap(user, self.newest(user, "Surrender?"), user, "Yes, surrender")
 
     def newest(self, chat: FakeChat | FakeUser, containing: str = "") -> StoredMessage:
         found = [m for m in self.fake.bot_messages(chat.id) if containing in m.text]

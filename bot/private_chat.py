@@ -1,0 +1,103 @@
+"""Whether a seated person can receive private messages (their hand), as their platform reports it.
+
+Telegram cannot write first to someone who never opened the bot's private chat; the adapter learns it from a
+refused message and learns the opposite when they open that chat. The fact is kept on the seat, so the
+lobby marks the seat and Start waits for it, and a running game holds that person's clock, for at most
+`CLOSED_PAUSE` seconds, rather than time them out before they saw a card. Pure: see `Decision`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot import payloads
+from bot.context import Context
+from bot.decision import GAME_TTL, Decision, show
+from bot.effects import Button, Reply
+from bot.payloads import Payload
+from bot.render.text import line, message
+from bot.session import ChatSession, Lobby, Playing, Seat
+
+CLOSED_PAUSE = 120.0  # seconds a turn waits at most for a hand that cannot be delivered
+
+
+def private_chat(ctx: Context, session: ChatSession | None, user_id: str, is_open: bool) -> Decision:
+    """Record that ``user_id`` can (or cannot) receive private messages; nothing changes for a person
+    not seated here, or whose seat already says so."""
+    header = session.header if session is not None else None
+    if not isinstance(header, Lobby | Playing):
+        return show()
+    seat_no = next((n for n, s in enumerate(header.seats) if s.user_id == user_id and not s.is_ai), None)
+    if seat_no is None or (header.seats[seat_no].private_closed_at is None) == is_open:
+        return show()
+    from bot.lobby import lobby_saved  # both import `bot.play`, which asks `closed_pause`
+    from bot.play import next_deadline
+
+    seats = list(header.seats)
+    seats[seat_no] = seats[seat_no].model_copy(update={"private_closed_at": None if is_open else ctx.now})
+    if isinstance(header, Lobby):
+        lobby = header.model_copy(update={"seats": seats})
+        if is_open:
+            return lobby_saved(ctx, lobby)
+        decision = lobby_saved(ctx, lobby)
+        decision.effects.insert(0, open_me(ctx, lobby, seats[seat_no]))
+        return decision
+    assert session is not None and session.game is not None
+    game = session.game
+    playing = header.model_copy(update={"seats": seats})
+    if game.to_act == seat_no and playing.turn_deadline is not None:
+        timer = game.settings.timer
+        moved = (
+            playing.turn_deadline + CLOSED_PAUSE
+            if not is_open
+            else min(playing.turn_deadline, ctx.now + timer)
+        )
+        playing = playing.model_copy(update={"turn_deadline": moved})
+    playing, deadline = next_deadline(ctx, playing, game)
+    return Decision(
+        effects=[],
+        save=True,
+        session=ChatSession(header=playing, game=game),
+        ttl=GAME_TTL,
+        deadline=deadline,
+    )
+
+
+def opened_first(
+    then: Callable[[Context, ChatSession | None], Decision], user_id: str
+) -> Callable[[Context, ChatSession | None], Decision]:
+    """A press that came through the person's private chat: that chat is open. It is recorded in the same
+    save as the press (no extra round trip), and the press is decided on the result."""
+
+    def decide(ctx: Context, session: ChatSession | None) -> Decision:
+        opened = private_chat(ctx, session, user_id, is_open=True)
+        if not opened.save:
+            return then(ctx, session)
+        after = then(ctx, opened.session)
+        if after.save:
+            after.effects[:0] = opened.effects
+            return after
+        opened.effects.extend(after.effects)
+        return opened
+
+    return decide
+
+
+def closed_pause(ctx: Context, seat: Seat) -> float:
+    """How much longer a new turn of ``seat`` waits because their hand cannot be delivered."""
+    if seat.private_closed_at is None:
+        return 0.0
+    return max(0.0, seat.private_closed_at + CLOSED_PAUSE - ctx.now)
+
+
+def open_me(ctx: Context, lobby: Lobby, seat: Seat) -> Reply:
+    """In the group: the person is asked to open the private chat, with a button that opens it (and joins,
+    which they already did)."""
+    _ = ctx.tr(seat.lang)._
+    text = _("{name}, I cannot send you your cards until you open a private chat with me: tap the button.")
+    button = Button(
+        _("Open the private chat"),
+        Payload(ctx.chat_id, lobby.lobby_id, 0, payloads.JOIN).encode(),
+        opens_private=True,
+    )
+    return Reply(ctx.chat_id, message([line(text.format(name=seat.name))], [[button]]))

@@ -1,0 +1,27 @@
+"""Where a player's hand is seen, which changes what it needs to say.
+
+In a chat the hand is a private message of its own, far from the table, with a button per move. On the
+terminal (`durak-bot play`) it is drawn right under the table and its moves are numbered lines to type: it
+repeats nothing the table shows, and it never speaks of buttons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage.keys import LOCAL
+
+
+@dataclass(frozen=True, slots=True)
+class HandLayout:
+    table_beside: bool = False  # the table is on the same screen: no title, trump, talon or table lines
+    buttons: bool = True  # moves are buttons to tap (else typed, and a move may be typed before the turn)
+
+
+CHAT_HAND = HandLayout()
+TERMINAL_HAND = HandLayout(table_beside=True, buttons=False)
+
+
+def hand_layout(platform: str) -> HandLayout:
+    """The layout of hands on ``platform`` (a `storage.keys` id)."""
+    return TERMINAL_HAND if platform == LOCAL else CHAT_HAND

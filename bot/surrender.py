@@ -1,0 +1,112 @@
+"""Surrender (rules.md §7.7): `/leave` during a game asks first, and only the leaver's own press of the
+answer's button, within `CONFIRM_SECONDS`, ends the game. Pure: see `Decision`.
+
+Nothing is stored while the question is open: its button says whose seat it is for and when it was asked
+(``Y<seat>:<seconds since the game started, base 36>``), under the game's id and the step it was asked at.
+A press is refused, with the reason, when it comes from anyone else, after the time, or from another game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot import payloads
+from bot.context import Context
+from bot.decision import Decision, show
+from bot.effects import Alert, Button, Reply
+from bot.inputs import User
+from bot.payloads import Payload
+from bot.play import apply_and_settle, seat_of
+from bot.render.text import bold, line, message
+from bot.session import ChatSession, Playing
+from core import Action
+
+CONFIRM_SECONDS = 30
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a confirmation button carries besides the game and step: whose seat, and when it was asked."""
+
+    seat: int
+    asked: int  # seconds after the game started
+
+    def code(self) -> str:
+        return f"{payloads.SURRENDER}{self.seat}:{base36(self.asked)}"
+
+    @staticmethod
+    def parse(code: str) -> Question | None:
+        seat, colon, asked = code.removeprefix(payloads.SURRENDER).partition(":")
+        if not colon or not seat.isdigit() or not asked or any(c not in _DIGITS for c in asked):
+            return None
+        return Question(int(seat), int(asked, 36))
+
+
+def base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = _DIGITS[digit] + digits
+        if not number:
+            return digits
+
+
+def ask(ctx: Context, session: ChatSession, user: User) -> Decision:
+    """`/leave` during a game: the question with its button, to the leaver alone where the platform can
+    reach them privately, else in the chat (the button still works for the leaver only)."""
+    header, game = session.header, session.game
+    assert isinstance(header, Playing) and game is not None
+    tr = ctx.tr(user.lang)
+    _ = tr._
+    seat_no = seat_of(header, user.id)
+    if seat_no is None:
+        return show(Reply(ctx.chat_id, message([line(_("You are not playing in this game."))])))
+    if game.is_out(seat_no):
+        return show(Reply(ctx.chat_id, message([line(_("You are already out of the game."))])))
+    question = Question(seat_no, max(0, int(ctx.now - header.started_at)))
+    payload = Payload(ctx.chat_id, header.game_id, game.step, question.code())
+    if game.settings.teams:
+        text = _("Surrender? Your team will lose and the game ends for everyone.")
+    else:
+        text = _("Surrender? You will be the durak and the game ends for everyone.")
+    within = tr.n_(
+        "Press the button within {n} second to confirm.",
+        "Press the button within {n} seconds to confirm.",
+        CONFIRM_SECONDS,
+    ).format(n=CONFIRM_SECONDS)
+    private = header.seats[seat_no].private_closed_at is None
+    lines = [line(text), line(within)]
+    if not private:
+        lines.insert(0, line(bold(header.seats[seat_no].name)))
+    button = Button(_("Yes, surrender"), payload.encode())
+    return show(Reply(ctx.chat_id, message(lines, [[button]]), private=private, user_id=user.id))
+
+
+def confirmed(ctx: Context, session: ChatSession, user: User, payload: Payload) -> Decision:
+    """The press of a question's button: the surrender, or the reason it no longer holds."""
+    header, game = session.header, session.game
+    assert isinstance(header, Playing) and game is not None
+    _ = ctx.tr(user.lang)._
+    question = Question.parse(payload.code)
+    asked_at = header.started_at + question.asked if question is not None else 0.0
+    if (
+        question is None
+        or payload.game_id == header.game_id
+        and (payload.step > game.step or asked_at > ctx.now + 1 or question.seat >= len(header.seats))
+    ):  # never drawn by us: forged
+        return show(Alert(user.id, _("That button is not valid."), show_alert=True))
+    if payload.game_id != header.game_id:
+        return show(Alert(user.id, _("That game is over: there is nothing to surrender."), show_alert=True))
+    seat_no = seat_of(header, user.id)
+    if seat_no != question.seat:
+        text = _("Only {name} can confirm this surrender.").format(name=header.seats[question.seat].name)
+        return show(Alert(user.id, text, show_alert=True))
+    if ctx.now - asked_at > CONFIRM_SECONDS:
+        text = _("This confirmation has expired: send /leave again if you still want to surrender.")
+        return show(Alert(user.id, text, show_alert=True))
+    if game.is_out(seat_no):
+        return show(Alert(user.id, _("You are already out of the game."), show_alert=True))
+    decision = apply_and_settle(ctx, session, header, game, seat_no, Action.parse("s"))
+    decision.effects.insert(0, Alert(user.id, ""))
+    return decision
