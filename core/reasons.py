@@ -176,38 +176,43 @@ _BY_PHASE: dict[str, Callable[[Game, Action], Refusal | None]] = {
 }
 
 
+_ENGLISH: dict[Why, str] = {  # the templates of `english`, filled in only for the reason at hand
+    Why.GAME_OVER: "the game is over",
+    Why.NO_SEAT: "there is no seat {seat}",
+    Why.ALREADY_OUT: "you are already out of the game",
+    Why.NOT_YOUR_TURN: "it is not your turn: waiting for {who}",
+    Why.NOT_HELD: "you do not hold {card}",
+    Why.OPEN_WITH_A_CARD: "open the bout by playing a card",
+    Why.NO_SUCH_PLACE: "there is no card in place {number} on the table",
+    Why.ALREADY_COVERED: "{target} is already covered",
+    Why.DOES_NOT_BEAT: "{card} does not beat {target}",
+    Why.TRANSFER_OFF: "transfers are not allowed in classic games (option: transfer)",
+    Why.TRANSFER_AFTER_COVER: "no transfer once a card of the bout is covered",
+    Why.TRANSFER_WRONG_RANK: "a transfer needs a card of the rank on the table, not {card}",
+    Why.TRANSFER_OVER_CAP: "a bout holds at most {number} attack cards",
+    Why.NOBODY_TO_TRANSFER_TO: "nobody else is left in the game to pass the attack to",
+    Why.TARGET_HOLDS_TOO_FEW: "{who} holds too few cards to take a transfer of {number}",
+    Why.DEFENDING: "you are defending: cover a card, take, or transfer",
+    Why.DEFENDER_TAKES_NO_MORE: "the bout already holds its limit of {number} attack cards",
+    Why.BOUT_IS_FULL: "the bout already holds its limit of {number} attack cards",
+    Why.RANK_NOT_ON_TABLE: "{card}: only a rank already on the table may be thrown in",
+    Why.THROW_IN_OR_PASS: "throw in a card of a rank on the table, or pass",
+    Why.EXCHANGE_OFF: "exchanging the trump card is not allowed in this game (option: exchange)",
+    Why.TRUMP_DRAWN: "the turned-up trump has already been drawn",
+    Why.SEVERNY_TRUMPS: "the turned-up card is no longer trumps (Severny)",
+    Why.ALREADY_LOWEST: "the turned-up trump is already the lowest trump",
+    Why.ACE_ONLY: "the trump card can only be exchanged when the ace is turned up (exchange=ace)",
+    Why.NOT_LOWEST_HOLDER: "only the holder of {target} may exchange it for the trump card",
+}
+
+
 def english(refusal: Refusal, players: Sequence[str]) -> str:
     """The reason in plain English, for `IllegalAction` and logs (players read `bot.render.refusal`)."""
     r = refusal
-    card = str(CARDS[r.card]) if r.card >= 0 else ""
-    target = str(CARDS[r.target]) if r.target >= 0 else ""
-    who = players[r.seat] if 0 <= r.seat < len(players) else "nobody"
-    texts = {
-        Why.GAME_OVER: "the game is over",
-        Why.NO_SEAT: f"there is no seat {r.seat}",
-        Why.ALREADY_OUT: "you are already out of the game",
-        Why.NOT_YOUR_TURN: f"it is not your turn: waiting for {who}",
-        Why.NOT_HELD: f"you do not hold {card}",
-        Why.OPEN_WITH_A_CARD: "open the bout by playing a card",
-        Why.NO_SUCH_PLACE: f"there is no card in place {r.number} on the table",
-        Why.ALREADY_COVERED: f"{target} is already covered",
-        Why.DOES_NOT_BEAT: f"{card} does not beat {target}",
-        Why.TRANSFER_OFF: "transfers are not allowed in classic games (option: transfer)",
-        Why.TRANSFER_AFTER_COVER: "no transfer once a card of the bout is covered",
-        Why.TRANSFER_WRONG_RANK: f"a transfer needs a card of the rank on the table, not {card}",
-        Why.TRANSFER_OVER_CAP: f"a bout holds at most {r.number} attack cards",
-        Why.NOBODY_TO_TRANSFER_TO: "nobody else is left in the game to pass the attack to",
-        Why.TARGET_HOLDS_TOO_FEW: f"{who} holds too few cards to take a transfer of {r.number}",
-        Why.DEFENDING: "you are defending: cover a card, take, or transfer",
-        Why.DEFENDER_TAKES_NO_MORE: f"the bout already holds its limit of {r.number} attack cards",
-        Why.BOUT_IS_FULL: f"the bout already holds its limit of {r.number} attack cards",
-        Why.RANK_NOT_ON_TABLE: f"{card}: only a rank already on the table may be thrown in",
-        Why.THROW_IN_OR_PASS: "throw in a card of a rank on the table, or pass",
-        Why.EXCHANGE_OFF: "exchanging the trump card is not allowed in this game (option: exchange)",
-        Why.TRUMP_DRAWN: "the turned-up trump has already been drawn",
-        Why.SEVERNY_TRUMPS: "the turned-up card is no longer trumps (Severny)",
-        Why.ALREADY_LOWEST: "the turned-up trump is already the lowest trump",
-        Why.ACE_ONLY: "the trump card can only be exchanged when the ace is turned up (exchange=ace)",
-        Why.NOT_LOWEST_HOLDER: f"only the holder of {target} may exchange it for the trump card",
-    }
-    return texts[r.why]
+    return _ENGLISH[r.why].format(
+        card=str(CARDS[r.card]) if r.card >= 0 else "",
+        target=str(CARDS[r.target]) if r.target >= 0 else "",
+        who=players[r.seat] if 0 <= r.seat < len(players) else "nobody",
+        seat=r.seat,
+        number=r.number,
+    )
