@@ -14,6 +14,7 @@ from enum import Enum
 from bot import command_handlers as handlers
 from bot import payloads
 from bot.command_handlers import Handler
+from storage import keys
 
 
 def _(text: str) -> str:
@@ -30,11 +31,12 @@ class Who(Enum):
 
 
 class Place(Enum):
-    """Where a command is offered: a platform's menu or command list, or the terminal's help."""
+    """Where a command is offered: a platform's menu or command list, or the terminal's help (each named by
+    its platform id, declared in `storage.keys`)."""
 
-    TELEGRAM = "telegram"
-    DISCORD = "discord"
-    TERMINAL = "terminal"
+    TELEGRAM = keys.TELEGRAM
+    DISCORD = keys.DISCORD
+    TERMINAL = keys.LOCAL
 
 
 EVERY_CHAT = frozenset({Place.TELEGRAM, Place.DISCORD})

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from core import Action, Card, Game, Settings, new_game
 from core.cards import CARDS, deck_ids
+from core.deal import replay
 
 HAND_SIZE = 6
 
@@ -105,3 +106,15 @@ def hand(game: Game, seat: int) -> set[Card]:
 def talon(game: Game) -> list[Card]:
     """The talon in drawing order, the turned-up trump last."""
     return [CARDS[c] for c in game.talon]
+
+
+def replayed(game: Game) -> Game:
+    """``game`` rebuilt from what defines it: its settings, players, seed, dealer, last durak and actions."""
+    return replay(
+        game.settings,
+        game.players,
+        seed=game.seed,
+        log=game.log,
+        dealer=game.dealer,
+        last_durak=game.last_durak,
+    )

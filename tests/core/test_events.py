@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Card, Game, replay
+from core import Card, Game
 from core.events import (
     BoutEnded,
     BoutStarted,
@@ -21,7 +21,7 @@ from core.events import (
     TurnedUpCardDrawn,
     WentOut,
 )
-from tests.core.helpers import cards, game_with, play
+from tests.core.helpers import cards, game_with, play, replayed
 from tests.core.test_going_out import FIRST_BOUT, SECOND_BOUT, whole_deck_game
 from tests.core.test_serialization import random_states, random_step
 
@@ -197,14 +197,7 @@ def test_saving_after_every_move_writes_what_one_save_at_the_end_writes() -> Non
             game = random_step(game, rng)
             game.to_json()
             game.view(0)
-        fresh = replay(
-            game.settings,
-            game.players,
-            seed=game.seed,
-            log=game.log,
-            dealer=game.dealer,
-            last_durak=game.last_durak,
-        )
+        fresh = replayed(game)
         assert game.to_json() == fresh.to_json()
         assert [game.view(s).events for s in range(len(game.players))] == [
             fresh.view(s).events for s in range(len(game.players))
@@ -215,7 +208,7 @@ def test_a_game_saved_before_events_loads_with_the_events_its_actions_caused() -
     text = OLD_SAVE.read_text()
     assert '"events"' not in text
     loaded = Game.from_json(text)
-    again = replay(loaded.settings, loaded.players, seed=loaded.seed, log=loaded.log, dealer=loaded.dealer)
+    again = replayed(loaded)
     assert loaded.events() == again.events() and any(isinstance(e, TrumpExchanged) for _, e in again.events())
     assert loaded == again
     assert Game.from_json(loaded.to_json()) == loaded
@@ -233,14 +226,7 @@ def test_a_game_saved_before_events_whose_actions_lead_elsewhere_is_refused() ->
 
 def test_replaying_the_actions_reproduces_the_same_events() -> None:
     for game, _ in random_states(200, salt=12):
-        again = replay(
-            game.settings,
-            game.players,
-            seed=game.seed,
-            log=game.log,
-            dealer=game.dealer,
-            last_durak=game.last_durak,
-        )
+        again = replayed(game)
         assert again.events() == game.events()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from core import Card, Game, new_game, replay
-from tests.core.helpers import stack
+from tests.core.helpers import replayed, stack
 from tests.core.invariants import random_settings
 
 STATES = 300
@@ -63,14 +63,7 @@ def test_json_round_trip_is_exact_and_the_loaded_game_continues_identically() ->
 
 def test_replaying_the_log_from_the_seed_rebuilds_the_same_game() -> None:
     for game, _ in random_states(STATES, salt=2):
-        again = replay(
-            game.settings,
-            game.players,
-            seed=game.seed,
-            log=game.log,
-            dealer=game.dealer,
-            last_durak=game.last_durak,
-        )
+        again = replayed(game)
         assert again.to_json() == game.to_json()
 
 
