@@ -2,7 +2,7 @@
 
 A handler gets the service and the `Command` and returns the effects. Most decide on the chat's stored
 record through `GameService.decide_command` (load, pure decision, compare-and-set save); the few that
-need no game state (`/stats`, `/settings`, `/help`) read or write the store directly and skip that path.
+need no game state (`/stats`, `/me`, `/settings`, `/help`) read or write the store directly and skip that path.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command
+from bot.render.personal import render_me
 from bot.render.rules import render_rules, settings_problem
 from bot.render.summary import render_help, render_stats
 from bot.render.text import line, message
@@ -27,6 +28,8 @@ from storage.keys import ChatRef
 
 if TYPE_CHECKING:
     from bot.service import GameService
+
+SEASON_WORD = "season"  # a chat setting (/settings season=new) and a /stats word, never a rule of the game
 
 Handler = Callable[["GameService", Command], Awaitable[list[Effect]]]
 Decide = Callable[[Context, ChatSession | None, Command], Decision]
@@ -45,12 +48,39 @@ def decided(decide: Decide) -> Handler:
 
 
 async def stats(service: GameService, command: Command) -> list[Effect]:
+    """The current season's standings, or an earlier season's with ``season=1``."""
     chat = ChatRef(command.platform, command.chat_id)
     record = await service.store.load(chat)
-    rows = await service.store.stats(chat)
-    most_often_durak = await service.store.most_often_durak(chat)
     tr = translator(record.lang or command.user.lang)
-    return [Reply(chat.chat_id, render_stats(rows, tr, most_often_durak))]
+    season = asked_season(command.words, record.season)
+    if season is None:
+        text = tr._("Seasons of this chat: 1 to {n}, e.g. /stats season=1").format(n=record.season)
+        return [Reply(chat.chat_id, message([line(text)]))]
+    rows = await service.store.stats(chat, season=season)
+    most_often_durak = await service.store.most_often_durak(chat, season=season)
+    return [Reply(chat.chat_id, render_stats(rows, tr, most_often_durak, season))]
+
+
+def asked_season(words: str, current: int) -> int | None:
+    """The season ``/stats`` words ask for: the current one without words, None for words that name none of
+    the chat's seasons."""
+    if not words.strip():
+        return current
+    name, _, number = words.strip().lower().partition("=")
+    if name != SEASON_WORD or not number.isdigit() or not 1 <= int(number) <= current:
+        return None
+    return int(number)
+
+
+async def me(service: GameService, command: Command) -> list[Effect]:
+    """The asker's own record in this chat, for their eyes only: in their private chat on Telegram,
+    ephemeral on Discord."""
+    chat = ChatRef(command.platform, command.chat_id)
+    record = await service.store.load(chat)
+    mine = await service.store.personal(chat, command.user.id, record.season)
+    tr = translator(command.user.lang or record.lang)
+    text = render_me(mine, command.chat_title, record.season, tr)
+    return [Reply(chat.chat_id, text, private=True, user_id=command.user.id, asked_for=True)]
 
 
 async def help_(service: GameService, command: Command) -> list[Effect]:
@@ -77,6 +107,7 @@ async def _settings(service: GameService, command: Command, notes: list[Effect])
         current = record.settings or ""
         lines = [line(_("Default rules of this chat: {words}").format(words=current or _("classic")))]
         lines.append(line(_("Language: {lang}").format(lang=record.lang or "en")))
+        lines.append(line(_("Season: {n}").format(n=record.season)))
         return [Reply(chat.chat_id, message(lines))]
     if not (command.is_admin or command.private):
         return [
@@ -84,11 +115,14 @@ async def _settings(service: GameService, command: Command, notes: list[Effect])
         ]
     words = command.words.split()
     langs = [w.split("=", 1)[1].lower() for w in words if w.lower().startswith("lang=")]
-    rule_words = " ".join(w for w in words if not w.lower().startswith("lang="))
+    seasons = [w.split("=", 1)[1].lower() for w in words if w.lower().startswith(f"{SEASON_WORD}=")]
+    rule_words = " ".join(w for w in words if not w.lower().startswith(("lang=", f"{SEASON_WORD}=")))
     if any(lang not in LANGUAGES for lang in langs):
         return [
             Reply(chat.chat_id, message([line(_("Languages: {langs}").format(langs=", ".join(LANGUAGES)))]))
         ]
+    if any(season != "new" for season in seasons):
+        return [Reply(chat.chat_id, message([line(_("A new season starts with season=new."))]))]
     tr = translator(langs[-1]) if langs else tr  # "lang=ru" answers in Russian, refusals too
     try:
         chosen = lobby_logic.merged_settings(record.settings, rule_words) if rule_words else None
@@ -97,7 +131,14 @@ async def _settings(service: GameService, command: Command, notes: list[Effect])
     await service.store.set_chat_settings(
         chat, words=chosen.to_words() if chosen else None, lang=langs[-1] if langs else None
     )
-    return [Reply(chat.chat_id, message([line(tr._("Saved."))]))]
+    lines = [line(tr._("Saved."))]
+    if seasons:
+        season = await service.store.new_season(chat)
+        started = tr._(
+            "Season {n} has begun: ratings and standings start again. Earlier seasons: /stats season={last}"
+        )
+        lines.append(line(started.format(n=season, last=season - 1)))
+    return [Reply(chat.chat_id, message(lines))]
 
 
 async def start(service: GameService, command: Command) -> list[Effect]:

@@ -51,7 +51,8 @@ class OnDiscord:
     description: str
     ru: tuple[str, str]  # name, description
     it: tuple[str, str]
-    options: tuple[str, ...] = ()  # "words" (rules words, completed), "language" (a choice of LANGUAGES)
+    # "words" (rules words, completed), "language" (a choice of LANGUAGES), "season" (a number: "season=N")
+    options: tuple[str, ...] = ()
     public: bool = False  # the answer is posted in the channel, not shown to the sender only
 
 
@@ -176,14 +177,28 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "stats",
         handlers.stats,
-        _("the standings of this chat: points and durak counts"),
+        _("the standings of this chat by rating, with durak counts; season=1 for an earlier season"),
+        args="[season=N]",
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
             "stats",
-            "The standings of this channel: points and durak counts",
-            ru=("статистика", "Турнирная таблица канала: очки и сколько раз дурак"),
-            it=("classifica", "La classifica del canale: punti e volte durak"),
+            "The standings of this channel by rating, with durak counts",
+            ru=("статистика", "Турнирная таблица канала по рейтингу и сколько раз дурак"),
+            it=("classifica", "La classifica del canale per rating, con le volte durak"),
+            options=("season",),
             public=True,
+        ),
+    ),
+    CommandSpec(
+        "me",
+        handlers.me,
+        _("your own record in this chat: rating, trend, rivals (sent to you only)"),
+        places=EVERY_CHAT | {Place.TERMINAL},
+        discord=OnDiscord(
+            "me",
+            "Your own record in this channel: rating, trend, rivals",
+            ru=("я", "Ваша статистика в этом канале: рейтинг, динамика, соперники"),
+            it=("io", "Le tue statistiche nel canale: rating, andamento, rivali"),
         ),
     ),
     CommandSpec(

@@ -32,6 +32,8 @@ class BotConfig(BaseSettings):
     telegram_webhook: bool = False  # `durak-bot run --webhook`: Telegram by webhook (so does WEBHOOK_URL)
     port: int = Field(default=8080, ge=1, le=65535)
     webhook_secret: str | None = Field(default=None, repr=False)
+    webapp_url: str | None = None  # the Mini App's page (public https); with WEBAPP_NAME the app is on
+    webapp_name: str | None = None  # the Mini App's short name, as @BotFather's /newapp set it
     discord_token: str | None = Field(default=None, repr=False)
     redis_url: str | None = Field(default=None, repr=False)
     data_dir: Path = Path("./data")
@@ -47,7 +49,15 @@ class BotConfig(BaseSettings):
     telegram_cache_users: int = Field(default=50_000, ge=100)  # users whose name and language stay in memory
     telegram_repost_after: int = Field(default=10, ge=0)  # a table with more messages after it moves down
 
-    @field_validator("telegram_token", "discord_token", "redis_url", "webhook_url", "webhook_secret")
+    @field_validator(
+        "telegram_token",
+        "discord_token",
+        "redis_url",
+        "webhook_url",
+        "webhook_secret",
+        "webapp_url",
+        "webapp_name",
+    )
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         """``TELEGRAM_TOKEN=`` in a copied .env means "not set", not an empty token."""
@@ -85,6 +95,22 @@ class BotConfig(BaseSettings):
         if not 1 <= len(value) <= 256 or any(not (c.isascii() and (c.isalnum() or c in "_-")) for c in value):
             raise ValueError("WEBHOOK_SECRET takes 1-256 characters: letters, digits, _ and -")
         return value
+
+    @field_validator("webapp_name")
+    @classmethod
+    def _app_short_name(cls, value: str | None) -> str | None:
+        """@BotFather takes a Mini App short name of 3-30 letters, digits and underscores."""
+        if value is None:
+            return None
+        if not 3 <= len(value) <= 30 or any(not (c.isascii() and (c.isalnum() or c == "_")) for c in value):
+            raise ValueError("WEBAPP_NAME is the app's short name: 3-30 letters, digits and _")
+        return value
+
+    @property
+    def webapp_on(self) -> bool:
+        """The Telegram Mini App is offered (its buttons, its sign-in): WEBAPP_URL and WEBAPP_NAME are set,
+        beside a Telegram token."""
+        return bool(self.telegram_token and self.webapp_url and self.webapp_name)
 
     @property
     def platforms(self) -> list[str]:

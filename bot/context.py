@@ -23,6 +23,7 @@ class ServiceConfig:
     clock_refresh: tuple[float, ...] = (30.0, 10.0)  # seconds left at which the acting hand is drawn again
     announce_after: float = 10.0  # a turn coming this long after the player's last move is announced
     max_inline_ai_moves: int = 2000  # with ai_delay 0, a safety bound on AI moves in one input
+    app_platforms: frozenset[str] = frozenset()  # platforms whose chats offer the web app (app_screens)
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,11 @@ class Context:
     def hand_layout(self) -> HandLayout:
         """How this chat's hands are seen: the terminal draws them under the table, without buttons."""
         return hand_layout(self.chat.platform)
+
+    @property
+    def opens_app(self) -> bool:
+        """This chat's table and hands offer the web app ("Open table"): its platform has one configured."""
+        return self.chat.platform in self.config.app_platforms
 
     def tr(self, lang: str | None = None) -> Translator:
         return translator(lang or self.chat_lang)

@@ -28,6 +28,7 @@ class Button:
     payload: str = ""
     url: str = ""
     opens_private: bool = False  # where the platform needs it (Telegram), send the user to the private chat
+    opens_app: bool = False  # open the payload's game in the web app (Telegram: the Mini App), not a press
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,7 @@ class Reply:
     message: Message
     private: bool = False
     user_id: str = ""
+    asked_for: bool = False  # private, and asked for (/me): if it cannot reach them, the chat says so
 
 
 @dataclass(frozen=True)

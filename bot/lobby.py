@@ -64,7 +64,7 @@ def open_lobby(
 
 
 def lobby_saved(ctx: Context, lobby: Lobby, *extra: Alert, new_message: bool = False) -> Decision:
-    rendered = render_lobby(lobby, ctx.chat_id, capacity(lobby.words), ctx.tr(lobby.lang))
+    rendered = render_lobby(lobby, ctx.chat_id, capacity(lobby.words), ctx.tr(lobby.lang), ctx.opens_app)
     table = ShowTable(ctx.chat_id, rendered, lobby.lobby_id, new_message=new_message)
     return Decision(effects=[*extra, table], save=True, session=ChatSession(header=lobby), ttl=LOBBY_TTL)
 

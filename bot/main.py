@@ -69,6 +69,11 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", choices=LANGS, default="en", help="language of the table")
     play.add_argument("--seed", type=int, help="deal this seed's deck (the same seed deals the same cards)")
     play.add_argument("--name", help="your name at the table (default: your login name)")
+    play.add_argument("--web", action="store_true", help="play on a page in your browser instead")
+    play.add_argument(
+        "--port", type=int, default=0, help="with --web: the port on 127.0.0.1 (default: a free one)"
+    )
+    play.add_argument("--no-browser", action="store_true", help="with --web: print the address, open nothing")
 
     demo = commands.add_parser("demo", help="an AI-only game, printed as the group chat would see it")
     demo.add_argument("words", nargs="*", help="rules words, as for /newgame")
@@ -176,11 +181,26 @@ async def play(config: BotConfig, args: argparse.Namespace) -> int:
         ansi = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         screen = Screen(sys.stdout, "you", tr, ansi=ansi, redraw=sys.stdout.isatty() and sys.stdin.isatty())
         user = User("you", args.name or login_name() or tr._("Player"), args.lang)
-        options = PlayOptions(" ".join(args.words), args.players, args.ai, args.lang)
         poll = min(0.25, max(0.02, config.ai_delay / 4))
+        if args.web:
+            return await play_in_browser(service, store, user, args, poll)
+        options = PlayOptions(" ".join(args.words), args.players, args.ai, args.lang)
         return await play_in_terminal(service, store, screen, user, options, poll)
     finally:
         await close()
+
+
+async def play_in_browser(
+    service: Any, store: GameStore, user: Any, args: argparse.Namespace, poll: float
+) -> int:
+    """`durak-bot play --web`: the same game served as a page on 127.0.0.1 (adapters/web/local.py)."""
+    from adapters.web.local import WebPlayOptions, serve_web_game
+    from storage.store import RedisGameStore
+
+    assert isinstance(store, RedisGameStore)  # the embedded Redis: pub/sub carries the page's updates
+    words = " ".join(args.words)
+    options = WebPlayOptions(words, args.players, args.ai, args.lang, args.port, not args.no_browser)
+    return await serve_web_game(service, store, user, options, sys.stdout, poll)
 
 
 def login_name() -> str:
@@ -229,6 +249,21 @@ def config_problems(config: BotConfig) -> list[str]:
         problems.append("--webhook serves Telegram: set TELEGRAM_TOKEN.")
     if config.webhook_url and not config.webhook_url.startswith("https://"):
         problems.append("WEBHOOK_URL must start with https:// (Telegram calls webhooks over TLS only).")
+    problems.extend(webapp_problems(config))
+    return problems
+
+
+def webapp_problems(config: BotConfig) -> list[str]:
+    """The Mini App needs both settings, a public https page and a bot to open it from (docs/webapp.md)."""
+    problems = []
+    if bool(config.webapp_url) != bool(config.webapp_name):
+        problems.append("The Mini App needs both WEBAPP_URL and WEBAPP_NAME (its short name at @BotFather).")
+    if config.webapp_url and (
+        not config.webapp_url.startswith("https://") or len(config.webapp_url) <= len("https://")
+    ):
+        problems.append("WEBAPP_URL must start with https:// (Telegram opens Mini Apps over TLS only).")
+    if config.webapp_url and config.webapp_name and not config.telegram_token:
+        problems.append("WEBAPP_URL and WEBAPP_NAME open the app from Telegram: set TELEGRAM_TOKEN.")
     return problems
 
 
@@ -283,6 +318,8 @@ async def check(config: BotConfig, store: GameStore) -> int:
             "will be served" if platform.name in config.platforms else f"off (set {platform.token_setting})"
         )
         print(f"{platform.name.capitalize()}: {state}")
+    if config.webapp_on:
+        print(f"Telegram Mini App: on, {config.webapp_url} (short name {config.webapp_name})")
     if not config.platforms:
         tokens = " and/or ".join(platform.token_setting for platform in SERVED_PLATFORMS)
         print(f"Nothing would be served yet: set {tokens}.")
@@ -302,7 +339,11 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
     ai = AiPool(config.ai_workers, config.ai_deadline_ms / 1000)  # AI moves and /hint off the event loop
     service = GameService(
         store,
-        ServiceConfig(ai_delay=config.ai_delay, start_wait=config.start_wait),
+        ServiceConfig(
+            ai_delay=config.ai_delay,
+            start_wait=config.start_wait,
+            app_platforms=app_platforms(config),  # "Open table" buttons (docs/webapp.md)
+        ),
         limiter=PressLimiter(),  # per process: see bot/ratelimit.py
         ai=ai,
         hint_limiter=hint_limiter(),
@@ -335,6 +376,11 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
         await ai.aclose()  # every AI worker process has exited when `run` returns
         if metrics_server is not None:
             metrics_server.shutdown()
+
+
+def app_platforms(config: BotConfig) -> frozenset[str]:
+    """The platforms whose chats offer the web app: Telegram, with WEBAPP_URL and WEBAPP_NAME set."""
+    return frozenset({PLATFORM_IDS["telegram"]}) if config.webapp_on else frozenset()
 
 
 REFUSALS = {

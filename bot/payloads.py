@@ -19,6 +19,7 @@ REMOVE_AI = "D"  # drop the lobby's last AI seat; like Add AI, its step is the n
 TEAM = "T"  # "T:0", "T:1": pick a side in a team game
 SURRENDER = "Y"  # "Y2:k3": seat 2 confirms the surrender it asked for k3 (base 36) seconds into the game
 REMOVE_SEAT = "K"  # "K:2": the creator removes seat 2, whose person cannot receive a hand; step as Remove AI
+REPLAY = "V"  # the result's Replay button: opens the finished game in the web app, never pressed
 LOBBY_CODES = frozenset({JOIN, LEAVE, START, CANCEL, ADD_AI, REMOVE_AI, TEAM})  # before the part after ":"
 
 _CHAT = r"-?[0-9A-Za-z_]{1,24}"

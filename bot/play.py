@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot import payloads
+from bot import payloads, ratings
 from bot.ai_seats import FALLBACK_LEVEL, choose_ai_action, safe_default
 from bot.context import Context
 from bot.decision import FINISHED_TTL, GAME_TTL, Decision, show
@@ -21,7 +21,7 @@ from bot.render.refusal import refusal_text
 from bot.render.summary import render_result
 from bot.render.table import render_table
 from bot.render.text import line, message
-from bot.session import ChatSession, Event, Finished, Lobby, Playing
+from bot.session import ChatSession, Event, Finished, Lobby, Playing, Seat
 from core import Action, Game, Phase, Result, Settings, new_game
 from core.reasons import why_illegal
 from storage.models import GameOutcome, PlayerOutcome
@@ -45,13 +45,21 @@ def start_game(ctx: Context, lobby: Lobby) -> Decision:
     header = Playing(
         game_id=ctx.new_id(),
         creator=lobby.creator,
-        seats=[seat.model_copy(update={"acted_at": ctx.now}) for seat in lobby.seats],  # dealt in: present
+        seats=[seated(ctx, seat) for seat in lobby.seats],
         chat_title=lobby.chat_title,
         lang=lobby.lang,
         thread_id=lobby.thread_id,
         started_at=ctx.now,
+        season=ctx.record.season,
     )
     return settle(ctx, None, header, game)
+
+
+def seated(ctx: Context, seat: Seat) -> Seat:
+    """A lobby seat dealt in: present now, and a person carries their rating into the game (read with the
+    lobby; a new rating for someone without one this season)."""
+    rating = None if seat.is_ai else ctx.record.ratings.get(seat.user_id, ratings.NEW)
+    return seat.model_copy(update={"acted_at": ctx.now, "rating": rating})
 
 
 def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Payload) -> Decision:
@@ -74,7 +82,13 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
             ctx.chat_id,
             user.id,
             render_hand(
-                header, game.view(seat_no), ctx.chat_id, tr, clock_drawn_at(header, game), ctx.hand_layout
+                header,
+                game.view(seat_no),
+                ctx.chat_id,
+                tr,
+                clock_drawn_at(header, game),
+                ctx.hand_layout,
+                ctx.opens_app,
             ),
             header.game_id,
         )
@@ -120,7 +134,7 @@ def stale_press(ctx: Context, header: Playing, game: Game, seat_no: int, user: U
 
 def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
     """The table as the stored game draws it now, in the chat's language."""
-    message = render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang))
+    message = render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang), ctx.opens_app)
     return ShowTable(ctx.chat_id, message, header.game_id, turn_user=turn_user(header, game))
 
 
@@ -134,6 +148,7 @@ def current_hand(ctx: Context, header: Playing, game: Game, seat_no: int) -> Sho
         ctx.tr(seat.lang),
         clock_drawn_at(header, game),
         ctx.hand_layout,
+        ctx.opens_app,
     )
     return ShowHand(ctx.chat_id, seat.user_id, message, header.game_id)
 
@@ -313,7 +328,7 @@ def screen_changes(
     effects: list[Effect] = [
         ShowTable(
             ctx.chat_id,
-            render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang)),
+            render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang), ctx.opens_app),
             header.game_id,
             turn_user=turn_user(header, game),
             announce=announce,
@@ -341,7 +356,13 @@ def screen_changes(
                 drawn[(seat_no, tr.lang)] = kept
             continue
         new = render_hand(
-            header, game.view(seat_no), ctx.chat_id, tr, clock_drawn_at(header, game), ctx.hand_layout
+            header,
+            game.view(seat_no),
+            ctx.chat_id,
+            tr,
+            clock_drawn_at(header, game),
+            ctx.hand_layout,
+            ctx.opens_app,
         )
         if drawn is not None:
             drawn[(seat_no, tr.lang)] = new
@@ -356,6 +377,7 @@ def screen_changes(
                     tr,
                     clock_drawn_at(old_header, old_game),
                     ctx.hand_layout,
+                    ctx.opens_app,
                 )
             if old == new:
                 continue
@@ -430,6 +452,7 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     points = points_for(result, game.settings.scoring, len(header.seats), teams)
     first_out = result.order_out[0] if result.order_out else None
     losers = set(result.losers) if result.losers else {result.durak}
+    changes = ratings.rated(result, header.seats, teams) or [None] * len(header.seats)
     outcome = GameOutcome(
         game_id=header.game_id,
         archive_json=archive(ctx, header, game),
@@ -441,23 +464,37 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
                 first_out=not result.draw and (seat_no not in losers if teams else first_out == seat_no),
                 draw=result.draw,
                 points=points[seat_no],
+                rating=change.after if (change := changes[seat_no]) is not None else None,
             )
             for seat_no, seat in enumerate(header.seats)
             if not seat.is_ai
         ],
+        season=header.season,
     )
     effects = screen_changes(ctx, before, header.model_copy(update={"turn_deadline": None}), game)
     effects.append(
         Notice(
             ctx.chat_id,
-            render_result(result, header.seats, points, ctx.chat_id, header.game_id, ctx.tr(header.lang)),
+            render_result(
+                result,
+                header.seats,
+                points,
+                ctx.chat_id,
+                header.game_id,
+                ctx.tr(header.lang),
+                changes,
+                replay=ctx.opens_app,
+            ),
             final=True,
         )
     )
     finished = Finished(
         game_id=header.game_id,
         creator=header.creator,
-        seats=[seat.model_copy(update={"timeouts": 0, "autopilot": False}) for seat in header.seats],
+        seats=[
+            seat.model_copy(update={"timeouts": 0, "autopilot": False, "rating": None})
+            for seat in header.seats
+        ],
         words=game.settings.to_words(),
         chat_title=header.chat_title,
         lang=header.lang,

@@ -15,7 +15,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot import command_handlers, metrics, payloads, play, private_chat, recovery, repair, surrender
+from bot import (
+    app_screens,
+    command_handlers,
+    metrics,
+    payloads,
+    play,
+    private_chat,
+    recovery,
+    repair,
+    surrender,
+)
 from bot import lobby as lobby_logic
 from bot.ai_seats import OFF_LOOP
 from bot.commands import command_named
@@ -100,6 +110,7 @@ class GameService:
         ai: AiPool | None = None,
         hint_limiter: PressLimiter | None = None,
         commands: PressLimiter | None = None,
+        on_app: app_screens.OnApp | None = None,
     ) -> None:
         self.store = store
         self.config = config or ServiceConfig()
@@ -111,6 +122,7 @@ class GameService:
         self.ai = ai  # `durak-bot run`: AI moves and /hint in worker processes, never on the event loop
         self.hint_limiter = hint_limiter  # `durak-bot run`: /hint per user (each costs a worker ~160 ms)
         self.commands = commands  # `durak-bot run`: typed commands per user (`ratelimit.command_limiter`)
+        self.on_app = on_app  # who has the web app open (the web adapter): chat screens held back for them
 
     async def handle(self, event: Input) -> list[Effect]:
         """Everything the audiences should now see after ``event``; never raises for bad input."""
@@ -143,6 +155,15 @@ class GameService:
         except StoreUnavailable:
             log.warning("store unavailable: private chat of %s in %s not recorded", user_id, chat)
             return []
+
+    async def app_closed(self, chat: ChatRef, user_id: str) -> list[Effect]:
+        """A person closed their last page of ``chat``: what the chat held back for them while it was open
+        (`bot.app_screens.resumed`), unless they still have a page open elsewhere. Raises StoreUnavailable."""
+        if await self._pages_open(chat, user_id):
+            return []
+        return await self._decide(
+            chat, lambda ctx, session: app_screens.resumed(ctx, session, user_id), "app_closed"
+        )
 
     async def handle_timer(self, due: TimerDue) -> list[Effect]:
         """As `handle` for a deadline, but a Redis outage raises StoreUnavailable: the timer loop then
@@ -273,10 +294,36 @@ class GameService:
             if isinstance(saved, int):
                 self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
-                return notes + stamped(decision.effects, saved)
+                effects = await self._held_back(chat, decision)
+                return notes + stamped(effects, saved)
             log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
             record, confirmed = await repair.with_usable_defaults(self.store, chat, saved, notes), True
         return notes + [Alert("", translator(None)._("The table is busy, try again."))]
+
+    async def _held_back(self, chat: ChatRef, decision: Decision) -> list[Effect]:
+        """A saved decision's effects without the chat screens people on the web app do not need."""
+        effects = decision.effects
+        if (
+            self.on_app is None
+            or chat.platform not in self.config.app_platforms
+            or not app_screens.holds_back(effects)
+        ):
+            return effects
+        try:
+            on_app = await self.on_app(chat)
+        except Exception:  # who is on the app is only a saving: every screen goes out without it
+            log.warning("chat=%s: open pages unknown, every screen sent", chat, exc_info=True)
+            return effects
+        return app_screens.thinned(effects, decision.session, on_app)
+
+    async def _pages_open(self, chat: ChatRef, user_id: str) -> bool:
+        if self.on_app is None:
+            return False
+        try:
+            return user_id in await self.on_app(chat)
+        except Exception:
+            log.warning("chat=%s: open pages unknown", chat, exc_info=True)
+            return False
 
     @staticmethod
     def _applied(chat: ChatRef, version: int, action: str, decision: Decision, seconds: float) -> None:

@@ -37,6 +37,9 @@ class Seat(BaseModel):
     acted_at: float = 0.0  # when this seat last moved or was dealt in: a turn soon after is not announced
     # since when their platform cannot send them private messages (`bot.private_chat`); not stored while None
     private_closed_at: float | None = Field(default=None, exclude_if=lambda value: value is None)
+    # a person's rating (mu, sigma) in the chat's season as the game started (`bot.ratings`); not stored
+    # while None (lobbies, AI seats, games started before ratings existed)
+    rating: tuple[float, float] | None = Field(default=None, exclude_if=lambda value: value is None)
 
     @property
     def is_ai(self) -> bool:
@@ -87,6 +90,7 @@ class Playing(Stored):
     lang: str = "en"
     thread_id: str = ""
     started_at: float
+    season: int = Field(default=1, exclude_if=lambda value: value == 1)  # the chat's season at the start
     turn_deadline: float | None = None  # when the seat to act times out
     turn_step: int = -1  # the game step the deadline belongs to
     reminded: bool = False

@@ -65,6 +65,12 @@ class Deliveries:
         """The platforms this process serves: it claims only their deadlines, never another's."""
         return sorted(self.routes)
 
+    async def deliver(self, platform: str, chat_id: str, effects: list[Effect]) -> None:
+        """Any effects of one chat, shown by its platform's adapter in this process as if they came from a
+        deadline: the web front end's presses (adapters/web) are a chat's inputs made elsewhere, and their
+        table and hands must change in the chat all the same."""
+        await self(TimerDue(platform, chat_id, 0), effects)
+
     async def __call__(self, due: TimerDue, effects: list[Effect]) -> None:
         deliver = self.routes.get(due.platform)
         if deliver is None:

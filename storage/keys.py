@@ -79,18 +79,47 @@ def messages_key(chat: ChatRef) -> str:
 
 
 def meta_key(chat: ChatRef) -> str:
-    """Hash of chat settings: words, lang, last_durak, and `timer` (the version whose deadline is armed)."""
+    """Hash of chat settings: words, lang, last_durak, `season` (absent: 1), and `timer` (the version whose
+    deadline is armed)."""
     return chat_key(chat, "chat")
 
 
-def player_key(chat: ChatRef, user_id: str) -> str:
-    """Hash of one player's totals in one chat: games, durak, first_out, draws, points, name, rank."""
-    return chat_key(chat, f"player:{user_id}")
+def season_key(chat: ChatRef, name: str, season: int = 1) -> str:
+    """A key of one season of a chat's stats. Season 1 keeps the names stats had before seasons existed
+    (`durak:{tg:-100123}:player:42`); later seasons are prefixed (`durak:{tg:-100123}:s2:player:42`)."""
+    return chat_key(chat, name if season == 1 else f"s{season}:{name}")
 
 
-def leaderboard_key(chat: ChatRef, board: str) -> str:
-    """Sorted set of user ids by one total (durak, games, points), or `rank` (lexicographic, see stats)."""
-    return chat_key(chat, f"lb:{board}")
+def player_key(chat: ChatRef, user_id: str, season: int = 1) -> str:
+    """Hash of one player's totals in one chat and season: games, durak, first_out, draws, points, name,
+    rank, streak, and once rated mu, sigma, rated (games rated)."""
+    return season_key(chat, f"player:{user_id}", season)
+
+
+def leaderboard_key(chat: ChatRef, board: str, season: int = 1) -> str:
+    """Sorted set of user ids by one total (durak, games, points, rating: the ordinal), or `rank`
+    (lexicographic, see stats)."""
+    return season_key(chat, f"lb:{board}", season)
+
+
+def trend_key(chat: ChatRef, user_id: str, season: int = 1) -> str:
+    """List of one player's ordinal after each of their last `TREND_LENGTH` rated games (oldest first)."""
+    return season_key(chat, f"trend:{user_id}", season)
+
+
+def versus_key(chat: ChatRef, user_id: str, season: int = 1) -> str:
+    """Hash of one player's head-to-head durak counts: `w:<other>` games in which the other was the durak
+    and this player was not, `l:<other>` the other way round."""
+    return season_key(chat, f"vs:{user_id}", season)
+
+
+def ratings_key(chat: ChatRef) -> str:
+    """Hash user -> "mu sigma" of the current season: read with a lobby (`LOAD`), so a game starts with its
+    people's ratings without another round trip. A new season empties it."""
+    return chat_key(chat, "ratings")
+
+
+TREND_LENGTH = 20
 
 
 def outcome_marker_key(chat: ChatRef, game_id: str) -> str:
@@ -106,6 +135,21 @@ def quarantine_key(chat: ChatRef, version: int) -> str:
 def request_key(chat: ChatRef, request_id: str) -> str:
     """The version a save with this request id made ("void": the caller gave up on it); kept two minutes."""
     return chat_key(chat, f"request:{request_id}")
+
+
+def pages_key(chat: ChatRef) -> str:
+    """Hash of the web pages open on the chat (`adapters.web.presence`): field "<user id>:<socket id>",
+    value the unix time it lapses unless refreshed."""
+    return chat_key(chat, "pages")
+
+
+LIVE_CHANNEL_PREFIX = f"{PREFIX}:live:"  # the save script spells it too (storage/scripts.py, SAVE)
+
+
+def live_channel(chat: ChatRef) -> str:
+    """The pub/sub channel of one chat: every saved change is published on it as "<chat>|<version>" (by the
+    save script, so no extra round trip), for the web pages open on the chat in any process."""
+    return f"{LIVE_CHANNEL_PREFIX}{chat}"
 
 
 def archive_key(game_id: str) -> str:

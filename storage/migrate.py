@@ -1,5 +1,5 @@
 """Moving a chat to a new id: a Telegram group that becomes a supergroup keeps its game, messages, settings
-and stats.
+and stats (every season's, with ratings, trends and head-to-head counts).
 
 The old and new chats hash to different cluster slots, so this cannot be one script. It is ordered to be safe
 to repeat: copy everything to the new chat, move the armed timer and the running-games entry, then delete
@@ -19,11 +19,11 @@ from storage.store import text
 if TYPE_CHECKING:
     from storage.store import RedisGameStore
 
-BOARDS = (*k.LEADERBOARDS, "rank")
+BOARDS = (*k.LEADERBOARDS, "rank", "rating")
 
 
 async def read_chat(store: RedisGameStore, chat: ChatRef) -> dict[str, Any]:
-    """Everything stored under one chat, in two round trips."""
+    """Everything stored under one chat: two round trips, then two per season of stats."""
     pipe = store.redis.pipeline()
     pipe.get(k.version_key(chat))
     pipe.get(k.state_key(chat))
@@ -31,9 +31,8 @@ async def read_chat(store: RedisGameStore, chat: ChatRef) -> dict[str, Any]:
     pipe.hgetall(k.messages_key(chat))
     pipe.pttl(k.messages_key(chat))
     pipe.hgetall(k.meta_key(chat))
-    for board in BOARDS:
-        pipe.zrange(k.leaderboard_key(chat, board), 0, -1, withscores=True)
-    version, state, state_ttl, messages, messages_ttl, meta, *boards = await store._roundtrip(pipe.execute())
+    pipe.hgetall(k.ratings_key(chat))
+    version, state, state_ttl, messages, messages_ttl, meta, ratings = await store._roundtrip(pipe.execute())
     data: dict[str, Any] = {
         "version": int(version or 0),
         "state": text(state),
@@ -41,6 +40,20 @@ async def read_chat(store: RedisGameStore, chat: ChatRef) -> dict[str, Any]:
         "messages": {text(a): text(b) for a, b in messages.items()},
         "messages_ttl": int(messages_ttl),
         "meta": {text(a): text(b) for a, b in meta.items()},
+        "ratings": {text(a): text(b) for a, b in ratings.items()},
+    }
+    seasons = int(data["meta"].get("season", 1))
+    data["seasons"] = {season: await read_season(store, chat, season) for season in range(1, seasons + 1)}
+    return data
+
+
+async def read_season(store: RedisGameStore, chat: ChatRef, season: int) -> dict[str, Any]:
+    """One season's boards, and each player's totals, trend and head-to-head counts: two round trips."""
+    pipe = store.redis.pipeline()
+    for board in BOARDS:
+        pipe.zrange(k.leaderboard_key(chat, board, season), 0, -1, withscores=True)
+    boards = await store._roundtrip(pipe.execute())
+    data: dict[str, Any] = {
         "boards": {
             board: [(text(m), s) for m, s in rows] for board, rows in zip(BOARDS, boards, strict=True)
         },
@@ -50,28 +63,46 @@ async def read_chat(store: RedisGameStore, chat: ChatRef) -> dict[str, Any]:
     if users:
         pipe = store.redis.pipeline()
         for user in users:
-            pipe.hgetall(k.player_key(chat, user))
+            pipe.hgetall(k.player_key(chat, user, season))
+            pipe.lrange(k.trend_key(chat, user, season), 0, -1)
+            pipe.hgetall(k.versus_key(chat, user, season))
         rows = await store._roundtrip(pipe.execute())
         data["players"] = {
-            u: {text(a): text(b) for a, b in r.items()} for u, r in zip(users, rows, strict=True)
+            user: (
+                {text(a): text(b) for a, b in row.items()},
+                [text(value) for value in trend],
+                {text(a): text(b) for a, b in versus.items()},
+            )
+            for user, row, trend, versus in zip(users, rows[::3], rows[1::3], rows[2::3], strict=True)
         }
     return data
 
 
-def chat_keys(chat: ChatRef, users: list[str]) -> list[str]:
-    fixed = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
-    return fixed + [k.leaderboard_key(chat, b) for b in BOARDS] + [k.player_key(chat, u) for u in users]
+def chat_keys(chat: ChatRef, seasons: dict[int, dict[str, Any]]) -> list[str]:
+    fixed = [
+        k.version_key(chat),
+        k.state_key(chat),
+        k.messages_key(chat),
+        k.meta_key(chat),
+        k.ratings_key(chat),
+    ]
+    for season, data in seasons.items():
+        fixed += [k.leaderboard_key(chat, board, season) for board in BOARDS]
+        for user in data["players"]:
+            fixed += [k.player_key(chat, user, season), k.trend_key(chat, user, season)]
+            fixed.append(k.versus_key(chat, user, season))
+    return fixed
 
 
 async def migrate_chat(store: RedisGameStore, old: ChatRef, new: ChatRef) -> None:
     if old == new:
         return
     data = await read_chat(store, old)
-    users = list(data["players"])
-    if not data["version"] and not data["meta"] and not users:
+    seasons = data["seasons"]
+    if not data["version"] and not data["meta"] and not seasons[1]["players"]:
         return  # nothing there (or already moved)
     pipe = store.redis.pipeline()
-    for key in chat_keys(new, users):
+    for key in chat_keys(new, seasons):
         pipe.delete(key)
     pipe.set(k.version_key(new), data["version"])
     if data["state"] is not None:
@@ -82,12 +113,19 @@ async def migrate_chat(store: RedisGameStore, old: ChatRef, new: ChatRef) -> Non
             pipe.pexpire(k.messages_key(new), data["messages_ttl"])
     if data["meta"]:
         pipe.hset(k.meta_key(new), mapping=data["meta"])
-    for board, rows in data["boards"].items():
-        if rows:
-            pipe.zadd(k.leaderboard_key(new, board), dict(rows))
-    for user, row in data["players"].items():
-        if row:
-            pipe.hset(k.player_key(new, user), mapping=row)
+    if data["ratings"]:
+        pipe.hset(k.ratings_key(new), mapping=data["ratings"])
+    for season, stats in seasons.items():
+        for board, rows in stats["boards"].items():
+            if rows:
+                pipe.zadd(k.leaderboard_key(new, board, season), dict(rows))
+        for user, (row, trend, versus) in stats["players"].items():
+            if row:
+                pipe.hset(k.player_key(new, user, season), mapping=row)
+            if trend:
+                pipe.rpush(k.trend_key(new, user, season), *trend)
+            if versus:
+                pipe.hset(k.versus_key(new, user, season), mapping=versus)
     await store._roundtrip(pipe.execute())
 
     if (armed := data["meta"].get("timer")) is not None:
@@ -107,6 +145,6 @@ async def migrate_chat(store: RedisGameStore, old: ChatRef, new: ChatRef) -> Non
         await store._roundtrip(pipe.execute())
 
     pipe = store.redis.pipeline()
-    for key in chat_keys(old, users):
+    for key in chat_keys(old, seasons):
         pipe.delete(key)
     await store._roundtrip(pipe.execute())

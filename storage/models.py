@@ -18,6 +18,10 @@ class ChatRecord:
     settings: str | None = None
     lang: str | None = None
     last_durak: str | None = None
+    season: int = 1  # the chat's current season of stats and ratings
+    # With a lobby only: the current season's rating (mu, sigma) of each seated person who has one, so the
+    # game starts with them and its final save needs no read of its own.
+    ratings: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +32,7 @@ class PlayerOutcome:
     first_out: bool = False
     draw: bool = False
     points: int = 0
+    rating: tuple[float, float] | None = None  # mu, sigma after this game; None: the game is not rated
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,7 @@ class GameOutcome:
     game_id: str
     archive_json: str
     players: list[PlayerOutcome]
+    season: int = 1  # the season the game started in, which it counts in
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +54,37 @@ class PlayerStats:
     first_out: int = 0
     draws: int = 0
     points: int = 0
+    rating: tuple[float, float] | None = None  # mu, sigma; None before the first rated game
+    rated: int = 0  # games that changed the rating
+    streak: int = 0  # n > 0: n games in a row not the durak; n < 0: the durak -n games in a row
+
+    @property
+    def rating_standing(self) -> tuple[bool, float, tuple[int, int, int, int]]:
+        """Sort key of the rated standings: by the ordinal (mu - 3 sigma, openskill's), highest first; the
+        players not rated yet after them, in `standing` order."""
+        ordinal = self.rating[0] - 3 * self.rating[1] if self.rating else 0.0
+        return (self.rating is None, -ordinal, self.standing)
 
     @property
     def standing(self) -> tuple[int, int, int, int]:
         """Sort key of the standings: most points first, then fewer duraks, more games, more first-outs."""
         return (-self.points, self.durak, -self.games, -self.first_out)
+
+
+@dataclass(frozen=True, slots=True)
+class Rival:
+    """Head-to-head with one other player: games where they were the durak and you not (`won`), and back."""
+
+    user_id: str
+    name: str
+    won: int
+    lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalRecord:
+    """One player's record in one chat and season (`/me`)."""
+
+    stats: PlayerStats
+    trend: list[float]  # ordinal after each of the last rated games, oldest first
+    rivals: list[Rival]  # everyone met, in no particular order

@@ -21,35 +21,72 @@ class Script:
         object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
 
 
-# KEYS: version, state, messages, meta.  Returns {version, state|false, messages flat, meta flat}.
+# A Lua function the scripts that return a chat's record share: with a lobby stored, the ratings ("mu sigma")
+# of its seated people from the current season's ratings hash, flat {user, rating, ...} (those without one
+# are left out); nothing for any other state. Only a lobby's short header is decoded, never a game.
+SEATED_RATINGS = """
+local function seated_ratings(state, ratings)
+  if not state then return {} end
+  local head = string.match(state, '^[^\\n]*')
+  if not string.find(head, '"kind":"lobby"', 1, true) then return {} end
+  local ok, header = pcall(cjson.decode, head)
+  if not ok or type(header) ~= 'table' or type(header.seats) ~= 'table' then return {} end
+  local found = {}
+  for _, seat in ipairs(header.seats) do
+    local user = type(seat) == 'table' and seat.user_id
+    if type(user) == 'string' then
+      local rating = redis.call('HGET', ratings, user)
+      if rating then
+        found[#found + 1] = user
+        found[#found + 1] = rating
+      end
+    end
+  end
+  return found
+end
+"""
+
+# KEYS: version, state, messages, meta, ratings.
+# Returns {version, state|false, messages flat, meta flat, seated ratings flat (see SEATED_RATINGS)}.
 LOAD = Script(
     "load",
-    """
+    SEATED_RATINGS
+    + """
 local version = tonumber(redis.call('GET', KEYS[1]) or '0')
-return {version, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+local state = redis.call('GET', KEYS[2])
+return {version, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]), seated_ratings(state, KEYS[5])}
 """,
 )
 
 # KEYS: 1 version, 2 state, 3 messages, 4 meta, 5 lb:durak, 6 lb:games, 7 lb:points, 8 lb:rank,
-#       9 outcome marker, 10 request key (`keys.request_key`), 11..10+n player hashes, then (global mode
-#       only) timers, archive.
+#       9 outcome marker, 10 request key (`keys.request_key`), 11 lb:rating, 12 ratings (the current
+#       season's, `keys.ratings_key`), then per player three: hash, trend list, versus hash (13..12+3n);
+#       then (global mode only) timers, archive, running. The boards and per-player keys are those of the
+#       outcome's season.
 # ARGV: 1 expected version, 2 state, 3 "1" to store the state / "0" to delete it, 4 ttl seconds,
 #       5 deadline ("" for none), 6 chat string, 7 last_durak mode (keep|set|clear), 8 last_durak,
 #       9 "1" if the global keys are passed, 10 archive json, 11 archive ttl, 12 n players (-1: no outcome),
 #       13 request id ("" for none), 14 "1" if the state must still exist (the caller judged the move on its
-#       own copy of it, see `RedisGameStore.save_or_current`), 15 request key ttl, then per player: user id,
-#       name, durak, first_out, draw, points (0/1 flags); last of all (`#ARGV`, after the players), the
+#       own copy of it, see `RedisGameStore.save_or_current`), 15 request key ttl, 16 the outcome's season,
+#       17 trend length, then per player: user id, name, durak, first_out, draw, points (0/1 flags), mu,
+#       sigma, ordinal ("" when the game does not rate them); last of all (`#ARGV`, after the players), the
 #       running-games index (`keys.running_key`, the last key in global mode): "" leave it, "0" the chat has
 #       no game running, else the game runs and this is its expiry (the member's score).
 # Returns {new version, armed timer version or -1 before this save}; on a conflict {0, -1} followed by what
-# LOAD returns (version, state, messages, meta), so the caller can decide again without another round trip;
-# {version, -2} when this request id made a save already (a retry whose first reply was lost). A request the
-# caller gave up on (REQUEST_OUTCOME marked it "void") is a conflict, so it can never land late.
+# LOAD returns (version, state, messages, meta, seated ratings), so the caller can decide again without
+# another round trip; {version, -2} when this request id made a save already (a retry whose first reply was
+# lost). A request the caller gave up on (REQUEST_OUTCOME marked it "void") is a conflict, so it can never
+# land late. New ratings are computed by the caller (from the ratings its game started with) and written
+# here, in the block the outcome marker guards: a retried save never rates twice. The current season's
+# ratings hash takes them only if the game's season is still the chat's current one.
 SAVE = Script(
     "save",
-    """
+    SEATED_RATINGS
+    + """
 local function conflict(current)
-  return {0, -1, current, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+  local state = redis.call('GET', KEYS[2])
+  return {0, -1, current, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]),
+    seated_ratings(state, KEYS[12])}
 end
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 if ARGV[13] ~= '' then
@@ -86,7 +123,7 @@ elseif old_timer >= 0 then
   redis.call('HDEL', KEYS[4], 'timer')
 end
 if global then
-  local timers = KEYS[11 + n]
+  local timers = KEYS[13 + 3 * n]
   if old_timer >= 0 then redis.call('ZREM', timers, ARGV[6] .. '|' .. old_timer) end
   if ARGV[5] ~= '' then redis.call('ZADD', timers, ARGV[5], ARGV[6] .. '|' .. version) end
 end
@@ -100,9 +137,11 @@ if global and running ~= '' then
 end
 
 if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) then
+  local current_season = tonumber(redis.call('HGET', KEYS[4], 'season') or '1') == tonumber(ARGV[16])
+  local trend_length = tonumber(ARGV[17])
   for i = 1, n do
-    local a = 15 + (i - 1) * 6
-    local user, key = ARGV[a + 1], KEYS[10 + i]
+    local a = 17 + (i - 1) * 9
+    local user, key = ARGV[a + 1], KEYS[10 + 3 * i]
     redis.call('HSET', key, 'name', ARGV[a + 2])
     local games = redis.call('HINCRBY', key, 'games', 1)
     local durak = redis.call('HINCRBY', key, 'durak', ARGV[a + 3])
@@ -118,9 +157,28 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
     local rank = string.format('%010d:%010d:%010d:%012d:%s', durak, games, first_out, score, user)
     redis.call('ZADD', KEYS[8], 0, rank)
     redis.call('HSET', key, 'rank', rank)
+    local streak = tonumber(redis.call('HGET', key, 'streak') or '0')
+    if ARGV[a + 3] == '1' then streak = math.min(streak, 0) - 1 else streak = math.max(streak, 0) + 1 end
+    redis.call('HSET', key, 'streak', streak)
+    if ARGV[a + 7] ~= '' then
+      redis.call('HSET', key, 'mu', ARGV[a + 7], 'sigma', ARGV[a + 8])
+      redis.call('HINCRBY', key, 'rated', 1)
+      redis.call('ZADD', KEYS[11], ARGV[a + 9], user)
+      redis.call('RPUSH', KEYS[11 + 3 * i], ARGV[a + 9])
+      redis.call('LTRIM', KEYS[11 + 3 * i], -trend_length, -1)
+      if current_season then redis.call('HSET', KEYS[12], user, ARGV[a + 7] .. ' ' .. ARGV[a + 8]) end
+    end
+    for j = 1, n do  -- head to head: who was the durak while the other was not
+      local b = 17 + (j - 1) * 9
+      if j ~= i and ARGV[a + 3] ~= ARGV[b + 3] then
+        local side = ARGV[b + 3] == '1' and 'w:' or 'l:'
+        redis.call('HINCRBY', KEYS[12 + 3 * i], side .. ARGV[b + 1], 1)
+      end
+    end
   end
-  if global then redis.call('SET', KEYS[12 + n], ARGV[10], 'EX', ARGV[11]) end
+  if global then redis.call('SET', KEYS[14 + 3 * n], ARGV[10], 'EX', ARGV[11]) end
 end
+redis.call('PUBLISH', 'durak:live:' .. ARGV[6], ARGV[6] .. '|' .. version)  -- keys.live_channel: open pages
 return {version, old_timer}
 """,
 )
@@ -137,21 +195,36 @@ return false
 """,
 )
 
-# KEYS: version, state, messages, meta, quarantine key.  ARGV: expected version, quarantine ttl.
+# KEYS: version, state, messages, meta, quarantine key, ratings.  ARGV: expected version, quarantine ttl.
 # Moves a state the service cannot decode aside and bumps the version (buttons drawn for it go stale), if the
 # chat is still at the version whose state was read; otherwise {0} followed by what LOAD returns.
 QUARANTINE = Script(
     "quarantine",
-    """
+    SEATED_RATINGS
+    + """
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 if current ~= tonumber(ARGV[1]) then
-  return {0, current, redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+  local state = redis.call('GET', KEYS[2])
+  return {0, current, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]),
+    seated_ratings(state, KEYS[6])}
 end
 local state = redis.call('GET', KEYS[2])
 if state then redis.call('SET', KEYS[5], state, 'EX', ARGV[2]) end
 redis.call('DEL', KEYS[2])
 redis.call('SET', KEYS[1], current + 1)
 return {current + 1}
+""",
+)
+
+# KEYS: meta, ratings.  Starts the chat's next season and returns its number: the current season's ratings
+# are forgotten (each season's totals and ratings stay under its own keys, see `keys.season_key`).
+NEW_SEASON = Script(
+    "new_season",
+    """
+local season = tonumber(redis.call('HGET', KEYS[1], 'season') or '1') + 1
+redis.call('HSET', KEYS[1], 'season', season)
+redis.call('DEL', KEYS[2])
+return season
 """,
 )
 

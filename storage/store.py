@@ -33,10 +33,11 @@ from redis.client import NEVER_DECODE
 from storage import keys as k
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
-from storage.models import ChatRecord, GameOutcome, PlayerOutcome, PlayerStats
+from storage.models import ChatRecord, GameOutcome, PersonalRecord, PlayerOutcome, PlayerStats, Rival
 from storage.scripts import (
     CLAIM_TIMERS,
     LOAD,
+    NEW_SEASON,
     QUARANTINE,
     REPLACE_WORDS,
     REQUEST_OUTCOME,
@@ -99,9 +100,13 @@ class GameStore(Protocol):
 
     async def replace_chat_words(self, chat: ChatRef, read: str, words: str) -> bool: ...
 
-    async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]: ...
+    async def stats(self, chat: ChatRef, limit: int = 20, season: int = 1) -> list[PlayerStats]: ...
 
-    async def most_often_durak(self, chat: ChatRef, limit: int = 3) -> list[PlayerStats]: ...
+    async def most_often_durak(self, chat: ChatRef, limit: int = 3, season: int = 1) -> list[PlayerStats]: ...
+
+    async def personal(self, chat: ChatRef, user_id: str, season: int = 1) -> PersonalRecord: ...
+
+    async def new_season(self, chat: ChatRef) -> int: ...
 
     async def set_messages(self, chat: ChatRef, updates: dict[str, str | None]) -> None: ...
 
@@ -137,6 +142,21 @@ def text(value: Any) -> Any:
 def pairs(flat: list[Any]) -> dict[str, str]:
     """A Lua HGETALL reply (flat list) as a dict."""
     return {text(flat[i]): text(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+
+def parse_rating(value: str) -> tuple[float, float]:
+    """A rating as the ratings hash keeps it, "mu sigma"."""
+    mu, sigma = value.split()
+    return float(mu), float(sigma)
+
+
+def rating_args(rating: tuple[float, float] | None) -> list[str]:
+    """mu, sigma and the ordinal (mu - 3 sigma, the score of the `rating` board and the trend) as the save
+    script takes them, or three "" for a game that does not rate this player."""
+    if rating is None:
+        return ["", "", ""]
+    mu, sigma = rating
+    return [repr(mu), repr(sigma), f"{mu - 3 * sigma:.2f}"]
 
 
 class RedisGameStore:
@@ -188,13 +208,16 @@ class RedisGameStore:
         """The chat's record. A state that is not UTF-8 (garbage) loads with U+FFFD in it rather than failing
         the load: the service then fails to decode it and sets it aside (`quarantine`)."""
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
+        keys.append(k.ratings_key(chat))
         try:
             return self._record(*await self._script(LOAD, keys, []))
         except UnicodeDecodeError:
             return self._record(*await self._script(LOAD, keys, [], raw=True))
 
     @staticmethod
-    def _record(version: Any, state: Any, messages: list[Any], meta: list[Any]) -> ChatRecord:
+    def _record(
+        version: Any, state: Any, messages: list[Any], meta: list[Any], ratings: list[Any]
+    ) -> ChatRecord:
         """A chat's record from the LOAD script's reply (the save script's conflict reply ends with the same)."""
         fields = pairs(meta)
         return ChatRecord(
@@ -204,6 +227,8 @@ class RedisGameStore:
             settings=fields.get("words"),
             lang=fields.get("lang"),
             last_durak=fields.get("last_durak"),
+            season=int(fields.get("season", 1)),
+            ratings={user: parse_rating(value) for user, value in pairs(ratings).items()},
         )
 
     async def save(
@@ -264,20 +289,27 @@ class RedisGameStore:
         if ttl <= 0:
             raise ValueError("ttl must be positive")
         players = outcome.players if outcome else []
+        season = outcome.season if outcome else 1
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
-        keys += [k.leaderboard_key(chat, board) for board in (*k.LEADERBOARDS, "rank")]
+        keys += [k.leaderboard_key(chat, board, season) for board in (*k.LEADERBOARDS, "rank")]
         keys.append(k.outcome_marker_key(chat, outcome.game_id if outcome else "-"))
         keys.append(k.request_key(chat, request_id or "-"))
-        keys += [k.player_key(chat, p.user_id) for p in players]
+        keys += [k.leaderboard_key(chat, "rating", season), k.ratings_key(chat)]
+        for p in players:
+            user = p.user_id
+            keys += [k.player_key(chat, user, season), k.trend_key(chat, user, season)]
+            keys.append(k.versus_key(chat, user, season))
         mode = "set" if last_durak is not None else "clear" if clear_last_durak else "keep"
         args: list[Any] = [
             expected_version, state or "", "0" if state is None else "1", ttl,
             "" if deadline is None else repr(float(deadline)), str(chat), mode, last_durak or "",
             "0" if self.cluster else "1", outcome.archive_json if outcome else "", ARCHIVE_TTL,
             len(players) if outcome else -1, request_id or "", "1" if state_must_exist else "0", REQUEST_TTL,
+            season, k.TREND_LENGTH,
         ]  # fmt: skip
         for p in players:
             args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
+            args += rating_args(p.rating)
         running_until = None if running is None else time.time() + ttl if running else 0.0
         args.append("" if running_until is None else repr(running_until))  # always the last argument
         if not self.cluster:
@@ -294,7 +326,7 @@ class RedisGameStore:
             reply = [made, -2]  # applied: its reply was lost
         version, old_timer = int(reply[0]), int(reply[1])
         if version == 0:
-            return self._record(*reply[2:6])
+            return self._record(*reply[2:7])
         if self.cluster:  # on a replayed request, redo the idempotent part (the old member is unknown)
             await self._cluster_globals(chat, version, max(old_timer, -1), deadline, outcome, running_until)
         return version
@@ -311,12 +343,12 @@ class RedisGameStore:
         a compare-and-set, like a save, so a state saved meanwhile is never the one set aside; then the
         chat's current record is returned instead."""
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
-        keys.append(k.quarantine_key(chat, version))
+        keys += [k.quarantine_key(chat, version), k.ratings_key(chat)]
         try:
             reply = await self._script(QUARANTINE, keys, [version, QUARANTINE_TTL])
         except UnicodeDecodeError:
             return await self.load(chat)
-        return int(reply[0]) if int(reply[0]) else self._record(*reply[1:5])
+        return int(reply[0]) if int(reply[0]) else self._record(*reply[1:6])
 
     async def replace_chat_words(self, chat: ChatRef, read: str, words: str) -> bool:
         """Set the chat's default words to `words` ("" clears them) if they are still `read` ("": none)."""
@@ -360,30 +392,70 @@ class RedisGameStore:
         _, members = await self._roundtrip(pipe.execute())
         return [ChatRef.parse(text(member)) for member in members]
 
-    async def stats(self, chat: ChatRef, limit: int = 20) -> list[PlayerStats]:
-        """The chat's standings: the ``limit`` players with the most points, in `PlayerStats.standing` order
-        (of players tied on points at the cut, the higher user ids are kept). Two round trips."""
-        top = await self._roundtrip(self.redis.zrevrange(k.leaderboard_key(chat, "points"), 0, limit - 1))
-        rows = await self._players(chat, [text(user) for user in top])
-        return sorted(rows, key=lambda row: row.standing)
+    async def stats(self, chat: ChatRef, limit: int = 20, season: int = 1) -> list[PlayerStats]:
+        """The season's standings: the ``limit`` players with the highest rating (ordinal, mu - 3 sigma)
+        first, then, to fill ``limit``, players not rated yet (their games predate ratings) in
+        `PlayerStats.standing` order (of players tied on points at the cut, the higher user ids are kept).
+        Two round trips."""
+        pipe = self.redis.pipeline()
+        pipe.zrevrange(k.leaderboard_key(chat, "rating", season), 0, limit - 1)
+        pipe.zrevrange(k.leaderboard_key(chat, "points", season), 0, limit - 1)
+        rated, by_points = await self._roundtrip(pipe.execute())
+        users = [text(user) for user in rated]
+        users += [user for user in map(text, by_points) if user not in users]
+        rows = await self._players(chat, users[:limit], season)
+        return sorted(rows, key=lambda row: row.rating_standing)
 
-    async def most_often_durak(self, chat: ChatRef, limit: int = 3) -> list[PlayerStats]:
+    async def most_often_durak(self, chat: ChatRef, limit: int = 3, season: int = 1) -> list[PlayerStats]:
         """The players tied with the most durak results (at most ``limit``, more games first: the `rank`
         board's order), none before anyone lost. Two round trips."""
         ranks = await self._roundtrip(
-            self.redis.zrevrangebylex(k.leaderboard_key(chat, "rank"), "+", "-", start=0, num=limit)
+            self.redis.zrevrangebylex(k.leaderboard_key(chat, "rank", season), "+", "-", start=0, num=limit)
         )
         fields = [text(rank).split(":", 4) for rank in ranks]  # durak:games:first_out:points:user
         most = int(fields[0][0]) if fields else 0
-        return await self._players(chat, [f[4] for f in fields if most > 0 and int(f[0]) == most])
+        return await self._players(chat, [f[4] for f in fields if most > 0 and int(f[0]) == most], season)
 
-    async def _players(self, chat: ChatRef, users: list[str]) -> list[PlayerStats]:
+    async def personal(self, chat: ChatRef, user_id: str, season: int = 1) -> PersonalRecord:
+        """One player's totals, rating trend and head-to-head record in one season: two round trips (one
+        when they have met nobody)."""
+        pipe = self.redis.pipeline()
+        pipe.hgetall(k.player_key(chat, user_id, season))
+        pipe.lrange(k.trend_key(chat, user_id, season), 0, -1)
+        pipe.hgetall(k.versus_key(chat, user_id, season))
+        row, trend, versus = await self._roundtrip(pipe.execute())
+        counts: dict[str, list[int]] = {}
+        for field_name, count in versus.items():
+            side, _, other = text(field_name).partition(":")
+            counts.setdefault(other, [0, 0])[0 if side == "w" else 1] += int(count)
+        met = list(counts)
+        names: list[Any] = []
+        if met:
+            pipe = self.redis.pipeline()
+            for other in met:
+                pipe.hget(k.player_key(chat, other, season), "name")
+            names = await self._roundtrip(pipe.execute())
+        return PersonalRecord(
+            stats=self._player_stats(user_id, {text(a): text(b) for a, b in row.items()}),
+            trend=[float(text(value)) for value in trend],
+            rivals=[
+                Rival(other, text(name) or other, *counts[other])
+                for other, name in zip(met, names, strict=True)
+            ],
+        )
+
+    async def new_season(self, chat: ChatRef) -> int:
+        """Start the chat's next season (ratings and standings begin again; earlier seasons stay readable);
+        returns its number. A game running meanwhile still counts in the season it started in."""
+        return int(await self._script(NEW_SEASON, [k.meta_key(chat), k.ratings_key(chat)], []))
+
+    async def _players(self, chat: ChatRef, users: list[str], season: int = 1) -> list[PlayerStats]:
         """The totals of ``users``, in that order: one round trip (none for no users)."""
         if not users:
             return []
         pipe = self.redis.pipeline()
         for user in users:
-            pipe.hgetall(k.player_key(chat, user))
+            pipe.hgetall(k.player_key(chat, user, season))
         rows = await self._roundtrip(pipe.execute())
         return [
             self._player_stats(user, {text(a): text(b) for a, b in row.items()})
@@ -395,6 +467,7 @@ class RedisGameStore:
         def num(name: str) -> int:
             return int(row.get(name, 0))
 
+        rating = (float(row["mu"]), float(row["sigma"])) if "mu" in row and "sigma" in row else None
         return PlayerStats(
             user,
             row.get("name", user),
@@ -403,6 +476,9 @@ class RedisGameStore:
             num("first_out"),
             num("draws"),
             num("points"),
+            rating=rating,
+            rated=num("rated"),
+            streak=num("streak"),
         )
 
     async def set_messages(self, chat: ChatRef, updates: dict[str, str | None]) -> None:

@@ -20,6 +20,7 @@ from discord import app_commands
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from adapters.discord.chatter import REPOST_AFTER, Chatter
 from adapters.discord.commands import install
 from adapters.discord.delivery import PLATFORM, Delivery
 from adapters.discord.flow import InteractionFlow
@@ -47,6 +48,7 @@ class DiscordSettings(BaseSettings):
     discord_sync_guild: int | None = None  # sync to this guild only (appears at once; for testing)
     discord_ack_budget: float = 1.5  # seconds to wait for the service before deferring an interaction
     discord_cache_users: int = Field(default=CACHE_USERS, ge=100)  # users whose language stays in memory
+    discord_repost_after: int = Field(default=REPOST_AFTER, ge=0)  # more messages after the table: it moves
 
     def shard_list(self) -> list[int] | None:
         ids = [int(part) for part in self.shard_ids.replace(" ", "").split(",") if part]
@@ -82,8 +84,10 @@ class DurakDiscordClient(discord.AutoShardedClient):
         elif self.settings.shard_count:
             shards = {"shard_count": self.settings.shard_count}
         super().__init__(
-            intents=discord.Intents(guilds=True),  # no members, no message content: interactions only
+            # guild messages: only to count them (`Chatter`); no members, no message content
+            intents=discord.Intents(guilds=True, guild_messages=True),
             member_cache_flags=discord.MemberCacheFlags.none(),
+            max_messages=None,  # the counted messages are not kept
             chunk_guilds_at_startup=False,
             http_trace=api_call_trace(),  # every REST call counted in the metrics (METRICS=on)
             **shards,
@@ -91,7 +95,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
         self.service, self.store = service, store
         self.tree: app_commands.CommandTree[DurakDiscordClient] = app_commands.CommandTree(self)
         self.hands = HandRegistry(clock, self.settings.discord_cache_users)
-        self.delivery = Delivery(self, store, self.hands)
+        self.delivery = Delivery(self, store, self.hands, Chatter(self.settings.discord_repost_after))
         self.flow = InteractionFlow(
             service, self.delivery, self.hands, self.settings.discord_ack_budget, clock
         )
@@ -135,6 +139,11 @@ class DurakDiscordClient(discord.AutoShardedClient):
         """A turn deadline's effects (AI moves, timeouts, reminders), shown like any other."""
         if due.platform == self.platform:
             await self.delivery.deliver(effects)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A message in one of our guilds' channels: counted, never read (`Chatter`)."""
+        if message.guild is not None and not message.flags.ephemeral:
+            self.delivery.chatter.saw(str(message.channel.id), message.id)
 
     async def on_ready(self) -> None:
         log.info("connected as %s, shards %s of %s", self.user, self.shard_ids, self.shard_count)

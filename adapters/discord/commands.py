@@ -149,6 +149,17 @@ def callback_for(spec: CommandSpec, form: OnDiscord) -> Callback:
             await flow_of(interaction).command(interaction, name, words, public=public, rewrite=rewrite)
 
         return with_words
+    if form.options == ("season",):
+
+        @app_commands.rename(season=_t("season"))
+        @app_commands.describe(season=_t("An earlier season, e.g. 1"))
+        async def with_season(
+            interaction: Interaction, season: app_commands.Range[int, 1] | None = None
+        ) -> None:
+            text = f"season={season}" if season is not None else ""
+            await flow_of(interaction).command(interaction, name, text, public=public, rewrite=rewrite)
+
+        return with_season
     if form.options == ("words", "language"):
 
         @app_commands.rename(words=_t("words"), language=_t("language"))

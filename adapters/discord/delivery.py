@@ -2,8 +2,10 @@
 
 The channel's table is one message edited in place; its id is stored with the chat
 (``messages["table"] = "<game id>:<message id>"``), so any process, or this one after a restart, edits the
-same message. Table edits of one channel go through one worker that always sends the newest content: while
-an edit is in flight, newer tables replace each other, so a quick bout costs two edits, not a dozen. A table
+same message, until more than ``DISCORD_REPOST_AFTER`` messages bury it (counted from the gateway,
+`adapters.discord.chatter`): its next update is then posted at the bottom and the old one deleted. Table
+edits of one channel go through one worker that always sends the newest content: while an edit is in
+flight, newer tables replace each other, so a quick bout costs two edits, not a dozen. A table
 or hand older than one already shown (another interaction's, or the turn timer's, handled at the same time)
 is dropped (`ShownVersions`). What was delivered (the table's version, each hand's fingerprint) is written
 with the channel (`bot.outbox`), so a restarted process re-renders what a dead one never sent: the table,
@@ -23,6 +25,7 @@ from typing import Any
 
 import discord
 
+from adapters.discord.chatter import Chatter
 from adapters.discord.hands import HandRegistry, hand_parts
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
@@ -61,10 +64,17 @@ class TableSlot:
 
 
 class Delivery:
-    def __init__(self, client: discord.Client, store: MessageMemory, hands: HandRegistry) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        store: MessageMemory,
+        hands: HandRegistry,
+        chatter: Chatter | None = None,
+    ) -> None:
         self.client = client
         self.store = store
         self.hands = hands
+        self.chatter = chatter or Chatter()  # how far each channel's table is buried
         self.tables: dict[str, TableSlot] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.table_writes = 0  # messages posted or edited for tables (merging is measured by tests)
@@ -121,8 +131,10 @@ class Delivery:
             del self.tables[chat]  # nothing pending: an idle channel keeps no slot
 
     async def _write_table(self, effect: ShowTable, new: bool, announce: bool = False) -> None:
-        """Edit the channel's table in place; post it anew for a new lobby, when it is gone, or to ping the
-        person whose turn just came (``announce``: the old table is deleted, so the channel keeps one)."""
+        """Edit the channel's table in place; post it anew for a new lobby, when it is gone, to ping the
+        person whose turn just came (``announce``), or when more than ``DISCORD_REPOST_AFTER`` messages
+        buried it (players would scroll up for it); a re-posted table's old message is deleted, so the
+        channel keeps one."""
         chat = chat_ref(effect.chat)
         record = await self.store.load(chat)
         game_id, _, message_id = record.messages.get("table", "").rpartition(":")
@@ -130,8 +142,9 @@ class Delivery:
         channel = self.channel(effect.chat)
         content, quiet = turn_mention(effect), discord.AllowedMentions.none()
         self.table_writes += 1
-        if message_id and not new and announce and effect.turn_user:
-            await self._repost_table(effect, content, embed, view, message_id)
+        ping = announce and bool(effect.turn_user)
+        if message_id and not new and (ping or self.chatter.buried(effect.chat, int(message_id))):
+            await self._repost_table(effect, content, embed, view, message_id, ping)
             return
         if message_id and not new:
             try:
@@ -158,14 +171,18 @@ class Delivery:
         embed: discord.Embed,
         view: discord.ui.View | None,
         old_id: str,
+        ping: bool = True,
     ) -> None:
-        """The table as a new message whose mention pings only the person whose turn it is (Discord
-        notifies new messages only, never edits), then the old table deleted."""
+        """The table as a new message at the bottom, then the old table deleted. With ``ping`` its mention
+        notifies only the person whose turn it is (Discord notifies new messages only, never edits);
+        without (a table moved down from under the chatter) it notifies nobody."""
         chat, channel = chat_ref(effect.chat), self.channel(effect.chat)
-        ping = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(int(effect.turn_user))], replied_user=False
-        )
-        sent = await channel.send(content, embed=embed, allowed_mentions=ping, **with_view(view))
+        mentions = discord.AllowedMentions.none()
+        if ping:
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(int(effect.turn_user))], replied_user=False
+            )
+        sent = await channel.send(content, embed=embed, allowed_mentions=mentions, **with_view(view))
         self.marks.note_table(chat, effect.version)
         await self.store.set_messages(chat, {"table": f"{effect.game_id or '-'}:{sent.id}"})
         with contextlib.suppress(discord.HTTPException):  # already gone: nothing left to tidy

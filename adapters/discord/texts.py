@@ -66,4 +66,6 @@ COMMAND_TEXTS: dict[str, dict[str, str]] = {
     },
     "language": {"ru": "язык", "it": "lingua"},
     "Language of the game messages": {"ru": "Язык сообщений игры", "it": "Lingua dei messaggi del gioco"},
+    "season": {"ru": "сезон", "it": "stagione"},
+    "An earlier season, e.g. 1": {"ru": "Прошлый сезон, например 1", "it": "Una stagione passata, es. 1"},
 }

@@ -12,8 +12,8 @@ from bot.i18n import translator
 from bot.play import points_for
 from bot.render.summary import render_result
 from bot.render.table import render_table
-from bot.session import Playing, Seat
-from core import Action, Card, Settings, new_game
+from bot.session import Event, Playing, Seat
+from core import Action, Card, Game, Settings, new_game
 from storage.keys import ChatRef
 
 
@@ -30,8 +30,8 @@ def seats_of(data: dict[str, Any]) -> list[Seat]:
     ]
 
 
-def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
-    """Print the game's table before the first move and after each step, then the result."""
+def first_position(archive_json: str) -> tuple[dict[str, Any], Game, list[tuple[int, str]], list[Seat]]:
+    """The archived record, its game as dealt, its log and its seats; ArchiveError when it cannot be read."""
     try:
         data = json.loads(archive_json)
         settings = Settings.from_words(data.get("words", ""))
@@ -48,6 +48,29 @@ def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
         seats = seats_of(data)
     except (KeyError, TypeError, ValueError) as error:
         raise ArchiveError(f"the archived game cannot be read: {error}") from error
+    return data, game, log, seats
+
+
+def final_position(archive_json: str) -> tuple[Game, list[Event]]:
+    """The archived game as it ended, and the public events of its last steps (as the table showed them):
+    what a page shows of a game that is over (the stored chat keeps only who sat where)."""
+    _data, game, log, _seats = first_position(archive_json)
+    events: list[Event] = []
+    for step, (seat, code) in enumerate(log, start=1):
+        try:
+            action = Action.parse(code)
+            after = game.apply(seat, action)
+        except ValueError as error:
+            raise ArchiveError(f"step {step} ({seat}, {code}) does not replay: {error}") from error
+        events = remember(events, events_of_step(game, seat, action, after))
+        game = after
+    return game, events
+
+
+def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
+    """Print the game's table before the first move and after each step, then the result."""
+    data, game, log, seats = first_position(archive_json)
+    settings = game.settings
     tr = translator(lang)
     chat_id = chat_id_of(data.get("chat", ""))
     now = float(data.get("started_at") or 0)

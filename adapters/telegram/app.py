@@ -23,9 +23,11 @@ from telegram.ext import Application, ApplicationBuilder
 from adapters.telegram.delivery import Delivery
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.memory import PLATFORM, ChatMemory, ref
+from adapters.telegram.miniapp import MiniApp
 from adapters.telegram.pacing import Clock, Limits
 from adapters.telegram.request import CountingRequest
 from adapters.telegram.webhook import WebhookServer
+from adapters.web.telegram_pages import TelegramPages, telegram_pages
 from bot.adapter import MessageMemory
 from bot.commands import Place, offered_in
 from bot.config import BotConfig
@@ -91,6 +93,8 @@ class TelegramBot:
         self.handlers = Handlers(service, store, self.memory, self.delivery)
         self.delivery.migrate = self.handlers.migrate
         self.delivery.private_closed = self.private_closed
+        if config.webapp_on and config.webapp_url and config.webapp_name:
+            self.delivery.mini_app = MiniApp(config.webapp_url, config.webapp_name)
         self.handlers.register(self.application)
         self.application.bot_data["durak"] = self
         self._stop_timers = asyncio.Event()
@@ -98,10 +102,19 @@ class TelegramBot:
         self.deliveries = deliveries
         self.webhook_secret = ""
         self.webhook: WebhookServer | None = None
+        self.pages: TelegramPages | None = None  # the Mini App's pages (adapters/web), from `start`
 
     async def private_closed(self, group: str, user_id: str) -> None:
         """Telegram refused a private message to a person (they never opened the chat with the bot)."""
         self.delivery.submit(await self.service.private_chat(ref(group), user_id, is_open=False))
+
+    async def deliver_pressed(self, platform: str, chat_id: str, effects: list[Effect]) -> None:
+        """The effects of a press made on a Mini App page: through the process's route for the chat's
+        platform (`Deliveries.deliver`), or this bot's own queue when it runs alone."""
+        if self.deliveries is not None:
+            await self.deliveries.deliver(platform, chat_id, effects)
+        elif platform == self.platform:
+            self.delivery.submit(effects)
 
     async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
         """A turn deadline's (or the start-up catch-up's) effects, queued like those of an update."""
@@ -125,6 +138,9 @@ class TelegramBot:
         await self.publish_commands()
         await application.start()
         assert application.updater is not None
+        self.pages = telegram_pages(self.config, self.service, self.deliver_pressed)  # WEBAPP_URL: the pages
+        if self.pages is not None:
+            self.pages.hold_back_screens(self.deliveries if self.deliveries is not None else self.deliver_due)
         if webhook is None:  # `durak-bot run --webhook` sets telegram_webhook; WEBHOOK_URL alone is enough
             webhook = self.config.telegram_webhook or bool(self.config.webhook_url)
         if webhook:
@@ -132,11 +148,18 @@ class TelegramBot:
             self.webhook_secret = self.config.webhook_secret or secrets.token_urlsafe(32)
             keep_secret(self.webhook_secret)  # a random one is no setting the log already masks
             self.webhook = WebhookServer(
-                application, urlsplit(url).path, self.webhook_secret, listen, self.config.port
+                application,
+                urlsplit(url).path,
+                self.webhook_secret,
+                listen,
+                self.config.port,
+                mount=self.pages.mount if self.pages is not None else None,
             )
             await self.webhook.start(url, ALLOWED_UPDATES)
         else:
             await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+            if self.pages is not None:  # no webhook server holds PORT: the pages get a server of their own
+                await self.pages.serve(listen, self.config.port)
             log.info("Telegram: long polling as @%s", application.bot.username)
         if own_timer_loop:
             self._timers = asyncio.create_task(
@@ -166,6 +189,8 @@ class TelegramBot:
             await asyncio.wait_for(self._timers, timeout=5)
         if self.webhook is not None:
             await self.webhook.stop()
+        if self.pages is not None:
+            await self.pages.stop()
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         await self.delivery.close()

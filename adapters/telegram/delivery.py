@@ -34,6 +34,7 @@ from adapters.telegram.deeplink import deep_link
 from adapters.telegram.items import GAME_THREAD, HAND, INFO, POST, RESULT, TABLE, Item, items_for
 from adapters.telegram.lanes import Lanes
 from adapters.telegram.memory import ChatMemory, ref
+from adapters.telegram.miniapp import MiniApp
 from adapters.telegram.pacing import Clock, Limits, MonotonicClock, Pace
 from adapters.telegram.render import URL, Rendered, render, split_long
 from bot import payloads
@@ -81,6 +82,7 @@ class Delivery:
         self.migrate = migrate  # the app's handler for a group that became a supergroup
         self.private_closed: Callable[[str, str], Awaitable[None]] | None = None  # the app's: (group, user)
         self.bot_username = ""
+        self.mini_app: MiniApp | None = None  # WEBAPP_URL and WEBAPP_NAME: "Open table" buttons lead there
         self.queues: dict[int, ChatQueue] = {}  # only chats with something to send (a worker each)
         hot = self.limits.global_per_second * (self.limits.group_window + self.limits.margin)
         self.paces: LRU[int, Pace] = LRU(2 * int(hot))  # no more chats can have sent within a window
@@ -259,7 +261,7 @@ class Delivery:
     def _rendered(self, item: Item) -> Rendered:
         if isinstance(item.message, Rendered):
             return item.message
-        return render(item.message, self.bot_username, private_chat=item.chat > 0)
+        return render(item.message, self.bot_username, private_chat=item.chat > 0, app=self.mini_app)
 
     def _target(self, item: Item) -> int | None:
         """The message to edit for a table or hand item, if there is one that may still be edited."""
@@ -372,7 +374,10 @@ class Delivery:
             thread = self.memory.thread(item.home) if item.thread == GAME_THREAD else item.thread
         parts = [item.message] if isinstance(item.message, Rendered) else split_long(item.message)
         for part in parts:
-            rendered = part if isinstance(part, Rendered) else render(part, self.bot_username, item.chat > 0)
+            if isinstance(part, Rendered):
+                rendered = part
+            else:
+                rendered = render(part, self.bot_username, item.chat > 0, self.mini_app)
             await self._send(item.chat, rendered, thread)
 
     async def _send(self, chat: int, rendered: Rendered, thread: int | None) -> Message:
@@ -404,6 +409,10 @@ class Delivery:
                 # a reply to a command typed in the group (/join): the lobby marks the seat (once: the
                 # service changes nothing for a seat already marked)
                 await self.private_closed(group, str(item.chat))
+            if group and item.asked_for:
+                log.info("user %s has not started the bot: telling group %s", item.chat, group)
+                asked = self.open_private(group, str(item.chat))
+                self.enqueue(Item(POST, int(group), group, asked, lane=INFO))
             return
         key = (item.home, item.game_id, item.user_id)
         if key in self.asked:
@@ -415,6 +424,20 @@ class Delivery:
             await self.private_closed(item.home, item.user_id)
         log.info("user %s has not started the bot: asking in group %s", item.user_id, item.home)
         self.enqueue(Item(POST, int(item.home), item.home, self.start_me(item)))
+
+    def open_private(self, group: str, user_id: str) -> Rendered:
+        """ "<name>, I can answer you only in a private chat with me": what they asked for (/me) is for
+        their eyes only, and Telegram lets the bot write to them only once they opened that chat."""
+        _ = translator(self.memory.langs.get(group) or self.memory.user_langs.get(user_id))._
+        name = self.memory.names.get(user_id) or _("player")
+        mention = f'<a href="tg://user?id={int(user_id)}">{html.escape(name, quote=False)}</a>'
+        # TRANSLATORS: in the group, to someone who typed /me but never opened the bot's private chat
+        text = _(
+            "{name}, I can answer you only in a private chat with me: open it with the button, then ask again."
+        )
+        text = html.escape(text).format(name=mention)
+        button = (_("Open the private chat"), URL, f"https://t.me/{self.bot_username}")
+        return Rendered(text, ((button,),))
 
     def start_me(self, item: Item) -> Rendered:
         """ "<name>, open a private chat with me": the player's cards cannot be sent until they do."""

@@ -34,6 +34,7 @@ from bot.commands import NEWGAME, Place, Who, names_with, offered_in
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
 from bot.outbox import TABLE_SHOWN
+from bot.private_chat import lobby_opened
 from bot.render.text import line, message
 from bot.service import GameService
 from storage.errors import StoreUnavailable
@@ -103,6 +104,8 @@ class Handlers:
         thread = topic_of(msg)
         if name in OPENS_LOBBY and any(isinstance(e, ShowTable) and e.new_message for e in effects):
             await self.memory.set_thread(str(chat.id), thread)
+            if not private:  # a creator who never opened the bot is marked now, not at their first hand
+                effects.append(lobby_opened(str(chat.id), user, command.chat_title))
         home = str(chat.id)  # a closed private chat tells the group's game about it (`Delivery._forbidden`)
         self.delivery.submit(self.alerts_to_private(effects, user, home), reply_thread=thread)
 

@@ -30,7 +30,8 @@ class Item:
     new_message: bool = False
     user_id: str = ""  # HAND: whose hand
     thread: int | None = GAME_THREAD  # POST in a group: a forum topic, None for none, or the game's topic
-    private: bool = False  # POST to a player's private chat: a closed chat is not worth a group message
+    private: bool = False  # POST to a player's private chat: a closed chat is not worth a group message...
+    asked_for: bool = False  # ...unless they asked for it (/me): then the group says how to open that chat
     lane: int = SCREEN
     version: int = 0  # TABLE, HAND: the chat version it shows, recorded once delivered (bot/outbox.py)
     announce: bool = False  # HAND: their turn came after a wait: a new message (it notifies), the old deleted
@@ -88,7 +89,15 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
         elif isinstance(effect, Reply):
             if effect.private and effect.user_id:
                 items.append(
-                    Item(POST, int(effect.user_id), effect.chat, effect.message, private=True, lane=INFO)
+                    Item(
+                        POST,
+                        int(effect.user_id),
+                        effect.chat,
+                        effect.message,
+                        private=True,
+                        asked_for=effect.asked_for,
+                        lane=INFO,
+                    )
                 )
             else:
                 items.append(

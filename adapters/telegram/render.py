@@ -10,16 +10,17 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from adapters.telegram.deeplink import DeepLinkError, deep_link
+from adapters.telegram.miniapp import MiniApp, payload_ref
 from bot.effects import Button, Line, Message, Span
 from bot.payloads import MAX_PAYLOAD_BYTES
 
 MAX_TEXT_UTF16 = 4096
-CALLBACK, URL = "data", "url"
+CALLBACK, URL, WEB_APP = "data", "url", "web_app"
 
-Key = tuple[str, str, str]  # (label, CALLBACK or URL, callback data or address)
+Key = tuple[str, str, str]  # (label, kind: CALLBACK, URL or WEB_APP, callback data or address)
 
 
 @dataclass(frozen=True)
@@ -31,16 +32,17 @@ class Rendered:
         if not self.keyboard:
             return None
         return InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(label, callback_data=value)
-                    if kind == CALLBACK
-                    else InlineKeyboardButton(label, url=value)
-                    for label, kind, value in row
-                ]
-                for row in self.keyboard
-            ]
+            [[inline_button(label, kind, value) for label, kind, value in row] for row in self.keyboard]
         )
+
+
+def inline_button(label: str, kind: str, value: str) -> InlineKeyboardButton:
+    """PTB's button for one key: a callback, a Mini App page (private chats only), or a link."""
+    if kind == CALLBACK:
+        return InlineKeyboardButton(label, callback_data=value)
+    if kind == WEB_APP:
+        return InlineKeyboardButton(label, web_app=WebAppInfo(url=value))
+    return InlineKeyboardButton(label, url=value)
 
 
 def span_html(span: Span) -> str:
@@ -56,11 +58,21 @@ def line_html(line: Line) -> str:
     return "".join(span_html(span) for span in line)
 
 
-def button_key(button: Button, bot_username: str, private_chat: bool) -> Key:
+def button_key(
+    button: Button, bot_username: str, private_chat: bool, app: MiniApp | None = None
+) -> Key | None:
     """A payload button is a callback button; one that must open the private chat is a deep link there,
-    unless the message already is in the private chat."""
+    unless the message already is in the private chat. One that opens the web app is a Mini App button in
+    a private chat and a link to the app in a group; None (no button) without a Mini App configured."""
     if button.url:
         return (button.label, URL, button.url)
+    if button.opens_app:
+        ref = payload_ref(button.payload)
+        if app is None or ref is None:
+            return None
+        if private_chat:
+            return (button.label, WEB_APP, app.page_url(ref))
+        return (button.label, URL, app.group_link(bot_username, ref))
     if button.opens_private and not private_chat:
         try:
             return (button.label, URL, deep_link(bot_username, button.payload))
@@ -71,16 +83,18 @@ def button_key(button: Button, bot_username: str, private_chat: bool) -> Key:
     return (button.label, CALLBACK, button.payload)
 
 
-def render(message: Message, bot_username: str, private_chat: bool = False) -> Rendered:
+def render(
+    message: Message, bot_username: str, private_chat: bool = False, app: MiniApp | None = None
+) -> Rendered:
+    """``app``: the Mini App, when configured (buttons that open it are left out otherwise)."""
     text = "\n".join(line_html(line) for line in message.lines)
     if not message.plain_text.strip():
         text = "…"  # Telegram refuses an empty text
-    keyboard = tuple(
-        tuple(button_key(button, bot_username, private_chat) for button in row)
+    rows = (
+        tuple(key for button in row if (key := button_key(button, bot_username, private_chat, app)))
         for row in message.buttons
-        if row
     )
-    return Rendered(text, keyboard)
+    return Rendered(text, tuple(row for row in rows if row))
 
 
 def utf16_len(text: str) -> int:

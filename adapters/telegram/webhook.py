@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -36,8 +37,11 @@ class WebhookServer:
         secret: str,
         listen: str = "0.0.0.0",
         port: int = 8080,
+        mount: Callable[[web.Application], None] | None = None,
     ) -> None:
+        """``mount``: adds more routes to this server's app (the Mini App's pages, adapters/web)."""
         self.application = application
+        self.mount = mount
         self.path = "/" + path.strip("/")
         if self.path == METRICS_PATH:
             raise ValueError(f"the webhook path cannot be {METRICS_PATH}: that is where the metrics are")
@@ -51,6 +55,8 @@ class WebhookServer:
         if self.path != "/":
             app.router.add_post(self.path + "/", self.receive)  # PTB accepts the path with a final slash
         app.router.add_get(METRICS_PATH, self.scrape)
+        if self.mount is not None:
+            self.mount(app)
         return app
 
     async def start(self, url: str, allowed_updates: list[str]) -> None:

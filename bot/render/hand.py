@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.effects import Button, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
+from bot.render.app_button import open_app_button
 from bot.render.clock import time_left_text
 from bot.render.hand_layout import CHAT_HAND, HandLayout
 from bot.render.hand_status import own_result, waiting_line
@@ -58,10 +59,12 @@ def render_hand(
     tr: Translator,
     now: float | None = None,
     layout: HandLayout = CHAT_HAND,
+    app: bool = False,
 ) -> Message:
     """``now``: when drawn, for the time left on the acting player's hand (none shown without it).
     ``layout``: where the hand is seen (`bot.render.hand_layout`): the terminal's repeats nothing of the
-    table drawn above it and speaks of typing, not of buttons."""
+    table drawn above it and speaks of typing, not of buttons. ``app``: the chat's platform has the web
+    app: an "Open table" button under the hand while the game runs."""
     _ = tr._
     seat = view.seat if view.seat is not None else -1
     title = session.chat_title or _("this chat")
@@ -112,4 +115,6 @@ def render_hand(
     other_buttons = [button(a) for a in view.legal_actions if a.kind not in (Kind.ATTACK, Kind.COVER)]
     buttons.extend(rows(card_buttons, 4))
     buttons.extend(rows(other_buttons, 3))
+    if app:
+        buttons.append([open_app_button(chat_id, session.game_id, tr)])
     return message(lines, buttons)

@@ -6,6 +6,7 @@ from bot import payloads
 from bot.effects import Button, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
+from bot.render.app_button import open_app_button
 from bot.render.rules import rule_lines
 from bot.render.text import bold, line, message
 from bot.session import Lobby
@@ -20,7 +21,9 @@ def seat_label(name: str, ai: str | None, tr: Translator) -> str:
     return f"🤖 {name} ({level})"
 
 
-def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> Message:
+def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator, app: bool = False) -> Message:
+    """``app``: the chat's platform has the web app: an "Open table" button, so players can sit at the
+    page before the deal."""
     _ = tr._
     settings = Settings.from_words(lobby.words)
     lines = [line(bold(_("New game of Durak"))), line("")]
@@ -62,6 +65,8 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator) -> M
         *([removals] if removals else []),
         [button(_("Start"), payloads.START), button(_("Cancel"), payloads.CANCEL)],
     ]
+    if app:
+        buttons.append([open_app_button(chat_id, lobby.lobby_id, tr)])
     if settings.teams:
         buttons.insert(
             1,

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot import payloads
-from bot.effects import Button, Message
+from bot.effects import Button, Line, Message
 from bot.i18n import Translator
 from bot.names import shown_name
 from bot.payloads import Payload
+from bot.ratings import PROVISIONAL_GAMES, Change, ordinal
 from bot.render.lobby import seat_label
 from bot.render.text import bold, line, message
 from bot.session import Seat
@@ -21,8 +22,17 @@ if TYPE_CHECKING:
 
 
 def render_result(
-    result: Result, seats: list[Seat], points: list[int], chat_id: str, game_id: str, tr: Translator
+    result: Result,
+    seats: list[Seat],
+    points: list[int],
+    chat_id: str,
+    game_id: str,
+    tr: Translator,
+    changes: Sequence[Change | None] = (),
+    replay: bool = False,
 ) -> Message:
+    """The result, with Rematch; ``replay``: also the Replay button, which opens the game step by step in the
+    web app (only where the chat's platform has one: `Context.opens_app`)."""
     _ = tr._
     names = [seat_label(s.name, s.ai, tr) for s in seats]
     if result.draw:
@@ -39,28 +49,70 @@ def render_result(
     for place, seat in enumerate(result.order_out, start=1):
         gained = f" (+{points[seat]})" if points[seat] else ""
         lines.append(line(f"{place}. {names[seat]}{gained}"))
+    if any(change is not None for change in changes):
+        placed = [*result.order_out, *(seat for seat in range(len(seats)) if seat not in result.order_out)]
+        shown = ", ".join(
+            f"{names[seat]} {rating_change(change)}"
+            for seat in placed
+            if (change := changes[seat]) is not None
+        )
+        # TRANSLATORS: after a game: each person's rating (mu - 3 sigma) and its change, "Ann 27.3 (+1.2)"
+        lines.append(line(_("Ratings: {changes}").format(changes=shown)))
     rematch = Button(_("Rematch"), Payload(chat_id, game_id, 0, payloads.REMATCH).encode())
-    return message(lines, [[rematch]])
+    if not replay:
+        return message(lines, [[rematch]])
+    # TRANSLATORS: button under a game's result: opens the game step by step, every hand shown
+    watch = Button(_("Replay"), Payload(chat_id, game_id, 0, payloads.REPLAY).encode(), opens_app=True)
+    return message(lines, [[rematch, watch]])
+
+
+def rating_change(change: Change) -> str:
+    """The rating after the game and how much it moved: "27.3 (+1.2)"."""
+    return f"{shown_rating(change.shown)} ({change.delta:+.1f})".replace("-", "−")
 
 
 def render_stats(
-    stats: Sequence[PlayerStats], tr: Translator, most_often_durak: Sequence[PlayerStats] = ()
+    stats: Sequence[PlayerStats],
+    tr: Translator,
+    most_often_durak: Sequence[PlayerStats] = (),
+    season: int = 1,
 ) -> Message:
-    """The standings in `PlayerStats.standing` order (most points first, then fewer duraks, more games, more
-    first-outs), each row with its durak count beside; the players most often the durak on a line of their
-    own, so the loser is never read as the one on top."""
+    """The season's standings. Rated players by rating (the ordinal, mu - 3 sigma), those with fewer than
+    `PROVISIONAL_GAMES` rated games listed apart as provisional; players whose games all predate ratings in
+    the old order (most points first, then fewer duraks, more games, more first-outs). Every row keeps its
+    durak count, and the players most often the durak get a line of their own, so the loser is never read
+    as the one on top."""
     _ = tr._
     if not stats:
+        if season > 1:
+            return message([line(_("No games played in season {n} yet.").format(n=season))])
         return message([line(_("No games played in this chat yet."))])
-    lines = [line(bold(_("Standings (most points first)")))]
-    ranked = sorted(stats, key=lambda row: row.standing)
-    for number, row in enumerate(ranked, start=1):
+    lines = []
+    established = sorted(
+        (row for row in stats if row.rated >= PROVISIONAL_GAMES), key=lambda row: row.rating_standing
+    )
+    provisional = sorted(
+        (row for row in stats if 0 < row.rated < PROVISIONAL_GAMES), key=lambda row: row.rating_standing
+    )
+    unrated = sorted((row for row in stats if not row.rated), key=lambda row: row.standing)
+    if established or provisional:
+        title = _("Standings by rating") if season == 1 else _("Standings by rating, season {n}")
+        lines.append(line(bold(title.format(n=season))))
+        lines += [rated_row(f"{number}. ", row, tr) for number, row in enumerate(established, start=1)]
+    if provisional:
+        # TRANSLATORS: /stats: players with few rated games, listed apart below the standings
+        lines.append(line(tr.n_("Provisional (fewer than {n} game):", "Provisional (fewer than {n} games):",
+                                PROVISIONAL_GAMES).format(n=PROVISIONAL_GAMES)))  # fmt: skip
+        lines += [rated_row("· ", row, tr) for row in provisional]
+    if unrated:
+        title = _("Standings (most points first)") if not lines else _("Not rated yet (most points first)")
+        lines.append(line(bold(title)))
+    for number, row in enumerate(unrated, start=1):
         detail = " · ".join(
             (
                 # TRANSLATORS: standings: points (short)
                 tr.n_("{n} pt", "{n} pts", row.points).format(n=row.points),
-                # TRANSLATORS: standings: how many games this player lost (was the durak)
-                tr.n_("durak: {n} time", "durak: {n} times", row.durak).format(n=row.durak),
+                durak_count(row, tr),
                 tr.n_("{n} game", "{n} games", row.games).format(n=row.games),
                 # TRANSLATORS: standings: in how many games this player got rid of their cards first
                 tr.n_("{n} first out", "{n} first out", row.first_out).format(n=row.first_out),
@@ -81,6 +133,26 @@ def render_stats(
             )
         )
     return message(lines)
+
+
+def rated_row(lead: str, row: PlayerStats, tr: Translator) -> Line:
+    """A rated row, "1. Ann — 27.3 · 12 games · durak: 3 times · 20 pts": the rating first, as rows rank
+    by it."""
+    assert row.rating is not None
+    games = tr.n_("{n} game", "{n} games", row.games).format(n=row.games)
+    points = tr.n_("{n} pt", "{n} pts", row.points).format(n=row.points)
+    detail = " · ".join((shown_rating(ordinal(row.rating)), games, durak_count(row, tr), points))
+    return line(lead, bold(display_name(row, tr)), " — ", detail)
+
+
+def shown_rating(value: float) -> str:
+    """A rating as shown: one decimal, a true minus sign."""
+    return f"{value:.1f}".replace("-", "−")
+
+
+def durak_count(row: PlayerStats, tr: Translator) -> str:
+    # TRANSLATORS: standings: how many games this player lost (was the durak)
+    return tr.n_("durak: {n} time", "durak: {n} times", row.durak).format(n=row.durak)
 
 
 def display_name(row: PlayerStats, tr: Translator) -> str:

@@ -6,6 +6,7 @@ from bot import payloads
 from bot.effects import Button, Line, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
+from bot.render.app_button import open_app_button
 from bot.render.clock import turn_length_text
 from bot.render.lobby import seat_label
 from bot.render.rules import rules_in_short
@@ -110,7 +111,10 @@ def pair_text(attack: Card, cover: Card | None, tr: Translator) -> str:
     return tr._("{card} beaten by {cover}").format(card=card(attack), cover=card(cover))
 
 
-def render_table(session: Playing, view: View, chat_id: str, now: float, tr: Translator) -> Message:
+def render_table(
+    session: Playing, view: View, chat_id: str, now: float, tr: Translator, app: bool = False
+) -> Message:
+    """``app``: the chat's platform has the web app: an "Open table" button beside "My hand"."""
     _ = tr._
     names = [seat.name for seat in session.seats]
     rules = " · ".join(rules_in_short(Settings.from_words(view.settings_words), tr))
@@ -155,4 +159,6 @@ def render_table(session: Playing, view: View, chat_id: str, now: float, tr: Tra
             opens_private=True,
         )
     ]
+    if app:
+        buttons.append(open_app_button(chat_id, session.game_id, tr))
     return message(lines, [buttons])

@@ -156,9 +156,10 @@ async def test_leave_during_play_is_a_surrender_and_the_leaver_is_the_durak(harn
     assert "Bob surrendered and is the durak" in harness.screen.notices[-1].plain_text
     await harness.command(ANN, "stats")
     standings = harness.screen.replies[-1].plain_text.splitlines()
-    assert standings[1].startswith("1. Ann — ") and "durak: 0 times" in standings[1]
-    assert standings[2].startswith("2. Bob — ") and "durak: 1 time" in standings[2]
-    assert standings[3] == "Most often the durak: Bob (1 time)"
+    assert standings[1] == "Provisional (fewer than 5 games):"  # one rated game each
+    assert standings[2].startswith("· Ann — ") and "durak: 0 times" in standings[2]
+    assert standings[3].startswith("· Bob — ") and "durak: 1 time" in standings[3]
+    assert standings[4] == "Most often the durak: Bob (1 time)"
 
 
 async def test_stats_count_a_game_once(harness: Harness) -> None:
@@ -166,7 +167,7 @@ async def test_stats_count_a_game_once(harness: Harness) -> None:
     await harness.surrender(BOB)
     await harness.command(BOB, "leave")
     await harness.command(ANN, "stats")
-    assert "durak: 1 time · 1 game" in harness.screen.replies[-1].plain_text
+    assert "1 game · durak: 1 time" in harness.screen.replies[-1].plain_text
 
 
 async def test_a_timer_that_fires_after_the_player_moved_does_nothing(harness: Harness) -> None:
@@ -349,8 +350,11 @@ async def test_a_team_game_seats_partners_apart_and_counts_the_losing_team_toget
     assert "Cat surrendered" in harness.screen.notices[-1].plain_text
     await harness.command(ANN, "stats")
     stats = harness.screen.replies[-1].plain_text
-    assert "Cat — 0 pts · durak: 1 time" in stats and "Dan — 0 pts · durak: 1 time" in stats
-    assert "Ann — 3 pts · durak: 0 times · 1 game" in stats
+    rows = {
+        row.split(" — ")[0].strip("· "): row.split(" · ", 1)[1] for row in stats.splitlines() if " — " in row
+    }
+    assert rows["Cat"] == rows["Dan"] == "1 game · durak: 1 time · 0 pts"
+    assert rows["Ann"] == rows["Bob"] == "1 game · durak: 0 times · 3 pts"
     assert "Most often the durak: Dan, Cat (1 time)" in stats
 
 

@@ -14,7 +14,7 @@ from storage.store import RedisGameStore
 from tests.discord.table import Table, labels_of, text_of
 from tests.fakes.discord_gateway import FakeDiscord
 
-SUBCOMMANDS = {"new", "join", "leave", "start", "cancel", "stats", "rules", "settings", "help"}
+SUBCOMMANDS = {"new", "join", "leave", "start", "cancel", "stats", "me", "rules", "settings", "help"}
 
 
 async def test_the_group_is_synced_once_with_every_subcommand_localised_in_russian_and_italian(
@@ -148,3 +148,12 @@ async def test_discord_sync_uploads_the_commands_at_start_only_when_asked(
     client = await discord_api.connect(DurakDiscordClient(service, store, asked))
     assert [g for g, _ in discord_api.command_syncs] == [guild.id]
     await discord_api.disconnect(client)
+
+
+async def test_me_is_shown_to_the_asker_only_and_stats_takes_a_season(table: Table) -> None:
+    ann = table.fake.add_user("Ann")
+    mine = await table.slash(ann, "me")
+    assert mine["data"]["flags"] == 64 and "You have not played here yet." in text_of(mine["data"])
+    earlier = await table.slash(ann, "stats", season=1)
+    assert "No games played in this chat yet." in text_of(earlier["data"])
+    assert not [m for m in table.fake.public_messages(table.channel) if "You have not played" in text_of(m)]

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from tests.fakes.discord_api import EPHEMERAL, FakeDiscordAPI
-from tests.fakes.discord_store import FakeUser, Interaction
+from tests.fakes.discord_store import FakeUser, Interaction, StoredMessage
 
 OPTION_TYPES = {3: str, 4: int, 5: bool, 10: float}
 
@@ -148,16 +148,37 @@ class FakeDiscord(FakeDiscordAPI):
 
     def user_message(self, user: FakeUser, channel_id: str, content: str) -> dict[str, Any]:
         """A user writes in a channel: a MESSAGE_CREATE (the bot only sees text with the content intent)."""
-        channel = self.channel_payload(channel_id)
-        message = self.create_message(channel_id, {"content": content})
-        message.data["author"] = user.payload()
-        guild_id = channel.get("guild_id")
+        self.channel_payload(channel_id)  # 404 10003 for an unknown channel
+        return self.create_message(channel_id, {"content": content}, author=user).data
+
+    def create_message(
+        self, channel_id: str, body: dict[str, Any], *, author: FakeUser | None = None, **options: Any
+    ) -> StoredMessage:
+        """Every message people can see in a channel (a person's, the bot's, a public interaction answer)
+        is also a MESSAGE_CREATE, as on Discord; an ephemeral one is not."""
+        message = super().create_message(channel_id, body, author=author, **options)
+        if not message.ephemeral_user:
+            self._message_created(message.data, author or self.bot)
+        return message
+
+    def _message_created(self, data: dict[str, Any], author: FakeUser) -> None:
+        """MESSAGE_CREATE to the client of the channel's shard, if its intents ask for it (guild_messages,
+        dm_messages); without the privileged message_content intent the text of others' messages is blank
+        (Discord keeps it only for the bot's own messages, DMs and messages that mention the bot)."""
+        guild_id = self.channels.get(data["channel_id"], {}).get("guild_id")
+        client = self.clients.get(self.shard_of(guild_id))
+        if client is None or client.is_closed():
+            return
+        intents = client.intents
+        if not (intents.guild_messages if guild_id else intents.dm_messages):
+            return
+        event = dict(data)
         if guild_id:
-            message.data["member"] = {
-                k: v for k, v in self.member_payload(user, guild_id).items() if k != "user"
-            }
-        self.dispatch("MESSAGE_CREATE", message.data, guild_id)
-        return message.data
+            event["member"] = {k: v for k, v in self.member_payload(author, guild_id).items() if k != "user"}
+        mentioned = any(str(m.get("id")) == self.bot.id for m in data.get("mentions") or [])
+        if guild_id and author is not self.bot and not mentioned and not intents.message_content:
+            event |= {"content": "", "embeds": [], "attachments": [], "components": []}
+        client._connection.parsers["MESSAGE_CREATE"](event)
 
     def _interact(
         self,

@@ -247,15 +247,17 @@ class DiscordState:
         flags: int = 0,
         interaction: Interaction | None = None,
         validate: bool = True,
+        author: FakeUser | None = None,
     ) -> StoredMessage:
+        """A message in a channel, by the bot unless ``author`` (a person writing) is given."""
         if validate:
             self.check_message_body(body)
         data = {
             "id": self.snowflake(), "channel_id": channel_id, "type": 0, "content": body.get("content") or "",
             "embeds": body.get("embeds") or [], "components": body.get("components") or [],
-            "author": self.bot_payload(), "flags": flags, "timestamp": _now(), "edited_timestamp": None,
-            "attachments": [], "mentions": [], "mention_roles": [], "mention_everyone": False,
-            "pinned": False, "tts": bool(body.get("tts")),
+            "author": author.payload() if author else self.bot_payload(), "flags": flags,
+            "timestamp": _now(), "edited_timestamp": None, "attachments": [], "mentions": [], "mention_roles": [],
+            "mention_everyone": False, "pinned": False, "tts": bool(body.get("tts")),
         }  # fmt: skip
         guild_id = self.channels.get(channel_id, {}).get("guild_id")
         if guild_id:

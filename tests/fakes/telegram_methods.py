@@ -24,6 +24,7 @@ from tests.fakes.telegram_model import (
     StoredMessage,
     Version,
     bad_request,
+    check_web_app_buttons,
     render_text,
     utf16_len,
     validate_markup,
@@ -236,6 +237,7 @@ class TelegramMethods:
     def send_message(self, params: JSON) -> JSON:
         chat = self.chat_for_bot(params)
         version = self.new_version(params)
+        check_web_app_buttons(chat, version.reply_markup)
         thread_id = param_int(params, "message_thread_id")
         if thread_id is not None and chat.is_group and not chat.is_forum:
             thread_id = None  # outside forums Telegram ignores it for new messages
@@ -248,13 +250,16 @@ class TelegramMethods:
     def edit_message_text(self, params: JSON) -> JSON:
         chat, message = self.message_to_edit(params)
         # Like Telegram: an edit without reply_markup removes the inline keyboard.
-        return self.apply_edit(chat, message, self.new_version(params))
+        version = self.new_version(params)
+        check_web_app_buttons(chat, version.reply_markup)
+        return self.apply_edit(chat, message, version)
 
     @api("editMessageReplyMarkup")
     def edit_message_reply_markup(self, params: JSON) -> JSON:
         chat, message = self.message_to_edit(params)
         markup = validate_markup(params.get("reply_markup"))
         self.note_deep_links(markup)
+        check_web_app_buttons(chat, markup)
         current = message.current
         version = Version(
             self.clock.now(), current.raw, current.parse_mode, current.plain, current.entities, markup

@@ -354,6 +354,23 @@ def validate_markup(markup: Any) -> JSON | None:
     return markup
 
 
+def check_web_app_buttons(chat: FakeChat, markup: JSON | None) -> None:
+    """Mini App buttons (``web_app``) as Telegram takes them: an https page, and only in a private chat
+    (groups get a t.me link to the app instead)."""
+    for row in (markup or {}).get("inline_keyboard", []):
+        for button in row:
+            if "web_app" not in button:
+                continue
+            web_app = button["web_app"]
+            url = str(web_app.get("url", "")) if isinstance(web_app, dict) else ""
+            if not url.startswith("https://"):
+                raise bad_request(
+                    f"inline keyboard button Web App URL '{url}' is invalid: Only HTTPS links are allowed"
+                )
+            if chat.type != "private":
+                raise bad_request("BUTTON_TYPE_INVALID")
+
+
 def button_labels(markup: JSON | None) -> list[str]:
     if not markup:
         return []

@@ -175,10 +175,13 @@ class TelegramUserSide:
     def press_button(
         self, chat: FakeChat | FakeUser | int, message_id: int, user: FakeUser | int, label: str
     ) -> Any:
-        """Tap the button with this label: a callback button (query id) or a URL button (deep link)."""
+        """Tap the button with this label: a callback button (query id) or a URL button (deep link). A
+        Mini App button (``web_app``) opens a page, not a chat: its URL is returned for the test to open."""
         message = self.chat(chat).messages[message_id]
         for button in message.buttons():
             if button["text"] == label:
+                if "web_app" in button:
+                    return str(button["web_app"]["url"])
                 if "url" in button:
                     return self.user_opens_link(user, button["url"])
                 return self.user_presses(chat, message_id, user, button["callback_data"])

@@ -46,9 +46,10 @@ def counter_view(game: str, n: int) -> discord.ui.View:
 
 
 class ExampleBot(discord.Client):
-    def __init__(self, **options: object) -> None:
-        super().__init__(intents=discord.Intents.default(), **options)  # type: ignore[arg-type]
+    def __init__(self, intents: discord.Intents | None = None, **options: object) -> None:
+        super().__init__(intents=intents or discord.Intents.default(), **options)  # type: ignore[arg-type]
         self.tree = app_commands.CommandTree(self)
+        self.seen: list[tuple[str, str]] = []  # (author id, text) of each MESSAGE_CREATE received
         self.presses: list[tuple[int, str, int]] = []
         self.dm_errors: list[discord.HTTPException] = []
         self.command_errors: list[Exception] = []
@@ -60,6 +61,9 @@ class ExampleBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Counter)
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.seen.append((str(message.author.id), message.content))
 
 
 def durak_group() -> app_commands.Group:
@@ -368,3 +372,25 @@ class ShardedBot(discord.AutoShardedClient):
             await interaction.response.send_message("hand", ephemeral=True)
 
         self.tree.add_command(group)
+
+
+async def test_channel_messages_reach_the_client_as_message_create_without_others_text(
+    discord_api: FakeDiscord, bot: ExampleBot
+) -> None:
+    ann = discord_api.add_user("Ann")
+    channel = table_channel(discord_api)
+    discord_api.user_message(ann, channel, "hello")
+    await discord_api.wait_for_callback(discord_api.slash(ann, channel, "durak", "new"))
+    await discord_api.wait_for_callback(discord_api.slash(ann, channel, "durak", "hand"))  # ephemeral
+    await discord_api.wait_idle(quiet=0.01)
+    assert bot.seen == [(ann.id, ""), (discord_api.bot.id, "table")], "no message content intent"
+
+
+async def test_a_client_without_the_guild_messages_intent_gets_no_message_create(
+    discord_api: FakeDiscord,
+) -> None:
+    discord_api.add_guild("Club", channels=("durak",))
+    client = await discord_api.connect(ExampleBot(intents=discord.Intents(guilds=True)))
+    discord_api.user_message(discord_api.add_user("Ann"), table_channel(discord_api), "hello")
+    await discord_api.wait_idle(quiet=0.01)
+    assert isinstance(client, ExampleBot) and client.seen == []

@@ -47,7 +47,10 @@ async def test_a_killed_server_restarted_on_its_aof_keeps_games_and_stats(
     server.start()
     after = await store.load(CHAT)  # the same store and client, reconnected
     assert after == before and after.state == '{"running": true}'
-    assert await store.stats(CHAT) == [PlayerStats("u2", "Bob", 1, points=3), PlayerStats("u1", "Ann", 1, 1)]
+    assert await store.stats(CHAT) == [
+        PlayerStats("u2", "Bob", 1, points=3, streak=1),
+        PlayerStats("u1", "Ann", 1, 1, streak=-1),
+    ]
     assert await store.archived_game("g1") == '{"seed": 7}'
     assert await store.claim_due_timers(200.0) == [(CHAT, 2)]
     await client.aclose()

@@ -138,9 +138,9 @@ async def test_an_outcome_adds_each_players_stats_and_archives_the_game(store: R
                    PlayerOutcome("u2", "Bob", points=2), PlayerOutcome("u3", "Cy", durak=True))  # fmt: skip
     assert await store.save(CHAT, 0, "over", ttl=86400, outcome=game, last_durak="u3") == 1
     assert await store.stats(CHAT) == [
-        PlayerStats("u1", "Ann", games=1, first_out=1, points=3),
-        PlayerStats("u2", "Bob", games=1, points=2),
-        PlayerStats("u3", "Cy", games=1, durak=1),
+        PlayerStats("u1", "Ann", games=1, first_out=1, points=3, streak=1),
+        PlayerStats("u2", "Bob", games=1, points=2, streak=1),
+        PlayerStats("u3", "Cy", games=1, durak=1, streak=-1),
     ]
     assert await store.archived_game("g1") == game.archive_json
     assert ARCHIVE_TTL - 5 <= await store.redis.ttl(k.archive_key("g1")) <= ARCHIVE_TTL
@@ -204,7 +204,9 @@ async def test_most_often_the_durak_names_everyone_tied_with_the_most_losses(sto
     ]
     lost_again = outcome("g9", PlayerOutcome("d", "D", durak=True), PlayerOutcome("c", "C", first_out=True))
     await store.save(CHAT, await store_version(store), "over", ttl=86400, outcome=lost_again)
-    assert await store.most_often_durak(CHAT) == [PlayerStats("d", "D", games=3, durak=2, points=1)]
+    assert await store.most_often_durak(CHAT) == [
+        PlayerStats("d", "D", games=3, durak=2, points=1, streak=-2)
+    ]
 
 
 async def test_nobody_is_most_often_the_durak_before_anyone_lost(store: RedisGameStore) -> None:
@@ -220,7 +222,7 @@ async def store_version(store: RedisGameStore) -> int:
 async def test_a_player_who_changed_name_shows_the_latest_name(store: RedisGameStore) -> None:
     await store.save(CHAT, 0, "x", ttl=60, outcome=outcome("g1", PlayerOutcome("u1", "Ann")))
     await store.save(CHAT, 1, "x", ttl=60, outcome=outcome("g2", PlayerOutcome("u1", "Anna")))
-    assert await store.stats(CHAT) == [PlayerStats("u1", "Anna", games=2)]
+    assert await store.stats(CHAT) == [PlayerStats("u1", "Anna", games=2, streak=2)]
 
 
 async def test_a_save_with_a_deadline_arms_one_timer_and_the_next_save_replaces_it(
@@ -304,7 +306,7 @@ async def test_a_migrated_chat_keeps_its_game_messages_settings_stats_and_timer(
     assert (moved.version, moved.state, moved.messages) == (2, "running", {"table": "7"})
     assert (moved.settings, moved.lang, moved.last_durak) == ("transfer", "ru", "u1")
     assert moved == before
-    assert await store.stats(new) == [PlayerStats("u1", "Ann", games=1, durak=1)]
+    assert await store.stats(new) == [PlayerStats("u1", "Ann", games=1, durak=1, streak=-1)]
     assert GAME_TTL - 5 <= await store.redis.ttl(k.state_key(new)) <= GAME_TTL
     assert (await store.load(old)).version == 0 and await store.stats(old) == []
     await store.migrate_chat(old, new)  # a repeated migration changes nothing

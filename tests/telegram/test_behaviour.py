@@ -8,9 +8,11 @@ import contextlib
 import time
 from collections.abc import Callable
 
+from bot.commands import Place, offered_in
 from bot.effects import Notice, Reply
 from bot.render.text import line, message
 from bot.session import Finished, Playing
+from tests.telegram.test_private_chat import game_opened_by_someone_who_then_blocks_the_bot
 from tests.telegram.world import World
 
 
@@ -32,16 +34,10 @@ async def wait_for(predicate, what: str, timeout: float = 5.0) -> None:  # type:
         await asyncio.sleep(0.01)
 
 
-async def test_player_who_never_started_the_bot_is_asked_in_the_group_and_the_game_waits(
+async def test_player_whose_private_chat_is_closed_is_asked_in_the_group_and_the_game_waits(
     world: World,
 ) -> None:
-    ann, cat = world.person("Ann"), world.person("Cat", started=False)
-    group = world.fake.add_group("Club", [ann, cat], owner=ann)
-    await world.say(group, cat, "/newgame")  # a lobby's creator is sent nothing private before the game
-    await world.tap(group, world.newest(group, "New game"), ann, "Join")
-    lobby = world.newest(group, "New game")
-    assert "Cat" in lobby.text
-    await world.tap(group, lobby, cat, "Start")
+    group, cat, _ann = await game_opened_by_someone_who_then_blocks_the_bot(world)
     ask = world.newest(group, "private chat")
     assert "Cat" in ask.text and ask.buttons()[0]["url"].startswith("https://t.me/durak_test_bot?start=")
     assert any(r.method == "sendMessage" and r.status == 403 for r in world.fake.call_log)
@@ -186,6 +182,7 @@ async def test_commands_are_published_in_english_russian_and_italian(world: Worl
         "rules",
         "settings",
         "stats",
+        "me",
         "help",
         "hint",
     }
@@ -270,7 +267,7 @@ async def test_run_telegram_serves_until_cancelled_and_registers_with_the_timer_
         lambda: any(m.text.startswith("Durak bot") for m in world.fake.bot_messages(ann.id))
     )
     assert "tg" in deliveries.routes
-    assert len(world.fake.commands_for("ru")) == 10
+    assert len(world.fake.commands_for("ru")) == len(offered_in(Place.TELEGRAM))
     serving.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await serving

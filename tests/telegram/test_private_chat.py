@@ -48,6 +48,30 @@ async def test_the_lobby_marks_the_seat_that_must_open_the_bot_and_start_waits_f
     assert world.hand(cat) is not None or "Your cards" in world.newest(cat).text
 
 
+async def test_a_creator_who_never_opened_the_bot_is_marked_in_the_lobby(world: World) -> None:
+    cat, ann = world.person("Cat", started=False), world.person("Ann")
+    group = world.fake.add_group("Club", [ann, cat], owner=ann)
+    await world.say(group, cat, "/newgame")
+    ask = world.newest(group, "private chat")
+    assert "Cat" in ask.text
+    assert ask.buttons()[0]["url"].startswith("https://t.me/durak_test_bot?start=")
+    assert f"Cat · {MUST_OPEN}" in world.newest(group, "New game").text
+    await world.tap(group, world.newest(group, "New game"), ann, "Join")
+    await world.tap(group, world.newest(group, "New game"), cat, "Start")
+    session = await world.session(group)
+    assert session is not None and isinstance(session.header, Lobby), "the game waits for Cat"
+
+
+async def test_a_creator_who_opened_the_bot_is_told_privately_where_the_hand_will_come(world: World) -> None:
+    ann = world.person("Ann")
+    group = world.fake.add_group("Club", [ann], owner=ann)
+    await world.say(group, ann, "/newgame")
+    line = world.newest(ann, "Your lobby")
+    assert "Club" in line.text and not line.buttons()
+    assert MUST_OPEN not in world.newest(group, "New game").text
+    assert len(world.fake.bot_messages(group.id)) == 1, "the group sees the lobby only"
+
+
 async def test_the_creator_may_remove_a_seat_that_cannot_receive_a_hand(world: World) -> None:
     group, ann, cat = await lobby_with_a_stranger(world)
     lobby = world.newest(group, "New game")
@@ -59,14 +83,22 @@ async def test_the_creator_may_remove_a_seat_that_cannot_receive_a_hand(world: W
     assert [seat.name for seat in session.header.seats] == ["Ann"]
 
 
+async def game_opened_by_someone_who_then_blocks_the_bot(world: World) -> tuple[FakeChat, FakeUser, FakeUser]:
+    """Cat opens a lobby (her private chat is open then), blocks the bot, and starts the game with Ann:
+    Cat's cards cannot reach her."""
+    cat, ann = world.person("Cat"), world.person("Ann")
+    group = world.fake.add_group("Club", [ann, cat], owner=ann)
+    await world.say(group, cat, "/newgame")
+    await world.tap(group, world.newest(group, "New game"), ann, "Join")
+    world.fake.user_blocks(cat)
+    await world.tap(group, world.newest(group, "New game"), cat, "Start")
+    return group, cat, ann
+
+
 async def test_the_clock_of_a_player_whose_hand_cannot_be_delivered_waits_at_most_two_minutes(
     world: World,
 ) -> None:
-    cat, ann = world.person("Cat", started=False), world.person("Ann")
-    group = world.fake.add_group("Club", [ann, cat], owner=ann)
-    await world.say(group, cat, "/newgame")  # nothing private is sent to a lobby's creator: no 403 yet
-    await world.tap(group, world.newest(group, "New game"), ann, "Join")
-    await world.tap(group, world.newest(group, "New game"), cat, "Start")
+    group, cat, ann = await game_opened_by_someone_who_then_blocks_the_bot(world)
     session = await world.session(group)
     assert session is not None and isinstance(session.header, Playing) and session.game is not None
     if session.game.to_act == 1:  # Ann's turn first (Cat opened the lobby: seat 0): she moves, then Cat
@@ -94,11 +126,7 @@ async def test_the_clock_of_a_player_whose_hand_cannot_be_delivered_waits_at_mos
 
 
 async def test_opening_the_private_chat_restarts_the_paused_clock(world: World) -> None:
-    cat, ann = world.person("Cat", started=False), world.person("Ann")
-    group = world.fake.add_group("Club", [ann, cat], owner=ann)
-    await world.say(group, cat, "/newgame")
-    await world.tap(group, world.newest(group, "New game"), ann, "Join")
-    await world.tap(group, world.newest(group, "New game"), cat, "Start")
+    group, cat, ann = await game_opened_by_someone_who_then_blocks_the_bot(world)
     session = await world.session(group)
     assert session is not None and session.game is not None
     if session.game.to_act == 1:

@@ -1,0 +1,152 @@
+"""A finished game step by step, for the replay page: every hand shown, since after the game nothing is secret.
+
+Rebuilt from the game's archive (kept 30 days, `storage.store.ARCHIVE_TTL`) by the engine itself: the game
+as dealt from its settings, seed or deck (`adapters.local.replay.first_position`, which `durak-bot replay`
+uses too), then each logged action through `Game.apply`. Nothing here knows a rule: a step's position is
+what the engine's game holds after it, its move line what the chat's table said of it (`bot.events`,
+`bot.render.table.describe_event`).
+
+Who may watch: the people seated in the game (its AI seats aside), as the archive names them, asking from
+the chat the game was played in. See docs/webapp.md, "Replays".
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from adapters.local.replay import ArchiveError, chat_id_of, first_position
+from adapters.web.links import replay_ref
+from bot.events import events_of_step
+from bot.i18n import Translator, translator
+from bot.play import points_for
+from bot.render.lobby import seat_label
+from bot.render.rules import rules_in_short
+from bot.render.summary import render_result
+from bot.render.table import describe_event
+from core import Action, Game, Kind
+from core.view import build_view
+from storage.keys import ChatRef
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Archived:
+    """An archived game as the replay route needs it: where it was played, who played it, its record."""
+
+    chat: str  # as the archive names it: "tg:-100123"
+    people: frozenset[str]  # the user ids of its seated people (AI seats are not people)
+    record: str  # the archive's JSON
+
+    @classmethod
+    def read(cls, record: str) -> Archived:
+        """ArchiveError when the record is not an archived game."""
+        try:
+            data = json.loads(record)
+            seats = data.get("seats") or []
+            people = frozenset(str(seat["user_id"]) for seat in seats if not seat.get("ai"))
+            return cls(str(data["chat"]), people, record)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ArchiveError(f"the archived game cannot be read: {error}") from error
+
+    def may_watch(self, chat: ChatRef, user_id: str) -> bool:
+        """Only someone who played this game, asking from the chat it was played in."""
+        return self.chat == str(chat) and user_id in self.people
+
+
+def replay_state(record: str, lang: str) -> State:
+    """The replay's JSON: the players, every step's full position and move line, the result, the page's
+    labels. ArchiveError when the record does not replay."""
+    data, game, log, seats = first_position(record)
+    chat_id = chat_id_of(str(data.get("chat", "")))
+    tr = translator(lang)
+    names = [seat.name for seat in seats]
+    steps = [position(game, 0, None, [tr._("The cards are dealt.")])]
+    for number, (seat, code) in enumerate(log, start=1):
+        try:
+            action = Action.parse(code)
+            after = game.apply(seat, action)
+        except ValueError as error:
+            raise ArchiveError(f"step {number} ({seat}, {code}) does not replay: {error}") from error
+        steps.append(position(after, number, seat, move_lines(game, seat, action, after, names, tr)))
+        game = after
+    game_id = str(data.get("game_id", ""))
+    return {
+        "ref": replay_ref(chat_id, game_id),
+        "game_id": game_id,
+        "lang": tr.lang,
+        "title": " · ".join([tr._("Durak"), *rules_in_short(game.settings, tr)]),
+        "finished_at": data.get("finished_at"),
+        "trump": game.trump,
+        "players": [{"name": seat_label(seat.name, seat.ai, tr), "ai": seat.is_ai} for seat in seats],
+        "steps": steps,
+        "result": result_lines(game, seats, chat_id, game_id, tr),
+        "labels": labels(tr),
+    }
+
+
+def move_lines(
+    before: Game, seat: int, action: Action, after: Game, names: list[str], tr: Translator
+) -> list[str]:
+    """What the table said of the step, led by the choice itself where the table says only its outcome (a
+    take shows when the bout ends, a pass not at all)."""
+    lines = [describe_event(event, names, tr) for event in events_of_step(before, seat, action, after)]
+    if action.kind is Kind.TAKE:
+        # TRANSLATORS: the replay's move list: the defender gave up the bout (the cards come later)
+        lines.insert(0, tr._("{who} chose to take the cards").format(who=names[seat]))
+    elif action.kind is Kind.PASS:
+        # TRANSLATORS: the replay's move list: an attacker threw in nothing more
+        lines.insert(0, tr._("{who} passed").format(who=names[seat]))
+    return lines
+
+
+def position(game: Game, step: int, seat: int | None, lines: list[str]) -> State:
+    """The whole position after a step: every hand, the table, the talon and the discard pile."""
+    view = build_view(game, None)  # the public part; the hands come from the game, all of them
+    shown_trump = view.severny_card if view.severny_card is not None else view.trump_card
+    return {
+        "step": step,
+        "seat": seat,
+        "move": lines,
+        "hands": [[str(card) for card in game.hand(number)] for number in range(game.n_players)],
+        "table": [[str(attack), str(cover) if cover is not None else None] for attack, cover in view.table],
+        "trump": view.trump,
+        "trump_card": str(shown_trump) if shown_trump is not None else None,
+        "talon": view.talon_size,
+        "discard": view.discard_size,
+        "attacker": view.attacker,
+        "defender": view.defender,
+        "to_act": view.to_act,
+        "out": list(view.out),
+        "over": view.is_over,
+    }
+
+
+def result_lines(game: Game, seats: list[Any], chat_id: str, game_id: str, tr: Translator) -> list[str]:
+    """The result as the chat showed it (without the rating changes, which the archive does not keep)."""
+    if game.result is None:
+        return []
+    points = points_for(game.result, game.settings.scoring, len(seats), game.settings.teams)
+    message = render_result(game.result, seats, points, chat_id, game_id, tr)
+    return [text for text in ("".join(span.text for span in line) for line in message.lines) if text]
+
+
+def labels(tr: Translator) -> dict[str, str]:
+    """The replay page's own words (the game page's labels are `adapters.web.strings`)."""
+    _ = tr._
+    return {
+        # TRANSLATORS: the replay page's heading
+        "replay": _("Replay"),
+        # TRANSLATORS: the replay page: where the slider is, "Step 12 of 80"
+        "step": _("Step {n} of {total}"),
+        "previous": _("Previous"),
+        "next": _("Next"),
+        # TRANSLATORS: the replay page: the list of every move of the game
+        "moves": _("Moves"),
+        "talon": _("Talon"),
+        "discard": _("Discarded"),
+        "trump": _("Trump"),
+        "out": _("out"),
+    }

@@ -1,0 +1,428 @@
+"""The web front end's HTTP side: the page, its API and its live WebSocket, as routes of an aiohttp app.
+
+One more adapter over the same `GameService`: a press from the page is a `Press` of the chat's own platform
+and goes through `GameService.handle` exactly like a button (compare-and-set, legality, staleness); the
+effects the service returns for the chat are handed to that platform's adapter in this process (`deliver`:
+in `durak-bot run`, `bot.timers.Deliveries.deliver`), so the group's table and the hands change as if the
+button had been pressed in the chat. The page itself is sent only its viewer's own state
+(`adapters.web.state`), after every saved change of its chat (`adapters.web.live`).
+
+Who the viewer is comes from the ``Authorization`` header (the WebSocket: its first message): Telegram's
+signed initData (`adapters.web.auth`) or a local session token (`adapters.web.sessions`). See
+docs/webapp.md, "The page's contract".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from redis.exceptions import RedisError
+
+from adapters.local.replay import ArchiveError, final_position
+from adapters.web import presence
+from adapters.web.auth import InitDataRefused, refusal_text, telegram_viewer
+from adapters.web.links import parse_ref, parse_replay_ref
+from adapters.web.live import LiveHub, Page, State
+from adapters.web.replay import Archived, replay_state
+from adapters.web.sessions import LocalSessions, Viewer
+from adapters.web.state import FinalGame, may_see, viewer_state
+from bot import payloads
+from bot.effects import Alert, Effect
+from bot.i18n import Translator, translator
+from bot.inputs import Press, User
+from bot.lru import LRU
+from bot.play import seat_of
+from bot.repair import Unreadable
+from bot.service import GameService
+from bot.session import ChatSession, Finished
+from storage.errors import StoreUnavailable
+from storage.keys import TELEGRAM, ChatRef
+
+log = logging.getLogger("durak.web")
+
+STATIC = Path(__file__).parent / "static"
+HELLO_TIMEOUT = 5.0  # seconds a new WebSocket has to say who it is
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+MAX_BODY = 4096  # bytes of a press (a payload is at most 64)
+LANGS = ("en", "ru", "it")
+
+DeliverEffects = Callable[[str, str, list[Effect]], Awaitable[None]]  # (platform, chat id, effects)
+
+
+class Refused(Exception):
+    """The request's credentials were refused; ``text`` is translated for the page."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class WebFrontEnd:
+    """The page's routes over one service, one Redis client (pub/sub, presence) and one delivery route."""
+
+    def __init__(
+        self,
+        service: GameService,
+        redis: Any,
+        deliver: DeliverEffects,
+        *,
+        telegram_token: str | None = None,
+        local: LocalSessions | None = None,
+        clock: Callable[[], float] = time.time,
+        hello_timeout: float = HELLO_TIMEOUT,
+        heartbeat: float = presence.REFRESH,
+        static: Path = STATIC,
+    ) -> None:
+        self.service = service
+        self.deliver = deliver
+        self.telegram_token = telegram_token  # set: Telegram's initData signs viewers in
+        self.local = local  # set: the local browser game's one-time key and session tokens
+        self.clock = clock
+        self.hello_timeout = hello_timeout
+        self.heartbeat = heartbeat
+        self.static = static
+        self.hub = LiveHub(redis, self.render, self.gone, clock=clock)
+        self._finals: LRU[str, FinalGame | None] = LRU(64)
+        self._replays: LRU[tuple[str, str], tuple[Archived, State]] = LRU(32)  # by (game, language)
+
+    # ---- wiring ------------------------------------------------------------------------------------
+
+    def routes(self, app: web.Application, prefix: str = "/") -> None:
+        """Add the page's routes under ``prefix`` (the path of WEBAPP_URL), and start and stop the live
+        channel with the app."""
+        base = "/" + prefix.strip("/")
+        base = "" if base == "/" else base
+        app.router.add_get(base + "/", self.index)
+        if base:
+            app.router.add_get(base, self.index)
+        if self.static.is_dir():
+            app.router.add_static(base + "/static/", self.static, append_version=False)
+        app.router.add_get(base + "/healthz", self.healthz)
+        app.router.add_get(base + "/api/strings", self.strings)
+        app.router.add_post(base + "/api/session", self.session)
+        app.router.add_get(base + "/api/state", self.state)
+        app.router.add_get(base + "/api/replay", self.replay)
+        app.router.add_post(base + "/api/press", self.press)
+        app.router.add_get(base + "/api/ws", self.websocket)
+        app.on_startup.append(self._start)
+        app.on_shutdown.append(self._close_pages)
+        app.on_cleanup.append(self._stop)
+
+    def app(self, prefix: str = "/") -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY)
+        self.routes(app, prefix)
+        return app
+
+    async def _start(self, app: web.Application) -> None:
+        await self.hub.start()
+
+    async def _close_pages(self, app: web.Application) -> None:
+        for page in [page for pages in self.hub.pages.values() for page in pages]:
+            socket = page.socket
+            if isinstance(socket, web.WebSocketResponse):
+                await socket.close(code=1001, message=b"server shutting down")
+
+    async def _stop(self, app: web.Application) -> None:
+        await self.hub.stop()
+
+    # ---- who is asking -----------------------------------------------------------------------------
+
+    def viewer(self, authorization: str, lang: str) -> Viewer:
+        """The viewer the credentials name; raises `Refused`."""
+        scheme, _, credential = authorization.strip().partition(" ")
+        tr = translator(lang)
+        if scheme == "tma" and self.telegram_token:
+            try:
+                found = telegram_viewer(credential.strip(), self.telegram_token, self.clock())
+            except InitDataRefused as refused:
+                log.info("page refused: %s", refused)
+                raise Refused(refusal_text(refused.reason, tr)) from None
+            return Viewer(TELEGRAM, User(found.user_id, found.name, found.lang or "en"))
+        if scheme == "session" and self.local is not None:
+            viewer = self.local.viewer_of(credential.strip())
+            if viewer is not None:
+                return viewer
+        raise Refused(not_signed_in(tr))
+
+    def request_viewer(self, request: web.Request) -> Viewer:
+        return self.viewer(request.headers.get("Authorization", ""), asked_lang(request))
+
+    # ---- the state ---------------------------------------------------------------------------------
+
+    async def loaded(self, chat: ChatRef) -> tuple[int, ChatSession | None, FinalGame | None]:
+        """The chat's stored version and session, and for a finished game its last position."""
+        record = await self.service.store.load(chat)
+        try:
+            session = self.service.recent.session(chat, record.state)
+        except Unreadable:
+            session = None  # the service sets it aside at the chat's next input
+        final = None
+        if session is not None and isinstance(session.header, Finished):
+            final = await self.final_game(session.header.game_id)
+        return record.version, session, final
+
+    async def final_game(self, game_id: str) -> FinalGame | None:
+        if game_id in self._finals:
+            return self._finals.touch(game_id)
+        archived = await self.service.store.archived_game(game_id)
+        final = None
+        if archived is not None:
+            try:
+                game, events = final_position(archived)
+                final = FinalGame(game, events)
+            except ArchiveError as error:
+                log.warning("archived game %s does not replay: %s", game_id, error)
+        self._finals[game_id] = final
+        return final
+
+    def state_for(
+        self,
+        chat: ChatRef,
+        loaded: tuple[int, ChatSession | None, FinalGame | None],
+        viewer: Viewer,
+        game_id: str,
+    ) -> State | None:
+        version, session, final = loaded
+        if session is None or not may_see(session, game_id, viewer.user.id):
+            return None
+        lang = viewer.user.lang
+        return viewer_state(chat.chat_id, version, session, viewer.user.id, lang, self.clock(), final)
+
+    async def render(self, chat: ChatRef, pages: list[Page]) -> list[tuple[Page, State | None]]:
+        """Each page's state from one load of the chat. A state depends on the viewer only through their
+        seat and language, so pages alike (spectators, one person's two tabs) share one."""
+        loaded = await self.loaded(chat)
+        session = loaded[1]
+        built: dict[tuple[int | None, str, bool], State | None] = {}
+        states: list[tuple[Page, State | None]] = []
+        for page in pages:
+            user = page.viewer.user
+            visible = session is not None and may_see(session, page.game_id, user.id)
+            seat = seat_of(session.header, user.id) if session is not None else None
+            key = (seat, user.lang, visible)
+            if key not in built:
+                built[key] = self.state_for(chat, loaded, page.viewer, page.game_id)
+            states.append((page, built[key]))
+        return states
+
+    def gone(self, page: Page) -> State:
+        tr = translator(page.viewer.user.lang)
+        return {"type": "error", "status": 404, "error": no_game_text(tr)}
+
+    # ---- routes ------------------------------------------------------------------------------------
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        """The page; for a replay's ref (``?ref=``, or the ``tgWebAppStartParam`` Telegram adds for a
+        ``startapp`` link) the replay page, at the same address so its relative URLs and Telegram's launch
+        data in the fragment stay as they are."""
+        asked = request.query.get("tgWebAppStartParam") or request.query.get("ref") or ""
+        page = self.static / ("replay.html" if parse_replay_ref(asked) else "index.html")
+        if not page.is_file():
+            return web.Response(status=404, text="the page is not installed")
+        return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        return web.json_response({"ok": True})
+
+    async def strings(self, request: web.Request) -> web.Response:
+        """The page's own labels in the asked language (`adapters.web.strings`)."""
+        tr = translator(request.query.get("lang") or asked_lang(request))
+        try:
+            module = importlib.import_module("adapters.web.strings")
+        except ModuleNotFoundError:
+            return web.json_response({})
+        labels: dict[str, str] = module.page_strings(tr)
+        return web.json_response(labels)
+
+    async def session(self, request: web.Request) -> web.Response:
+        """Trade the local game's one-time key for a session token (the key is spent)."""
+        scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
+        token = self.local.redeem(key.strip()) if self.local is not None and scheme == "key" else None
+        if token is None or self.local is None:
+            tr = translator(asked_lang(request))
+            text = tr._("This link was used already: start the game again for a new one.")
+            return web.json_response({"error": text}, status=401)
+        return web.json_response({"token": token, "ref": self.local.ref})
+
+    async def state(self, request: web.Request) -> web.Response:
+        try:
+            viewer = self.request_viewer(request)
+        except Refused as refused:
+            return web.json_response({"error": refused.text}, status=401)
+        tr = translator(viewer.user.lang)
+        ref = parse_ref(request.query.get("ref", ""))
+        if ref is None:
+            return web.json_response({"error": no_game_text(tr)}, status=404)
+        chat = ChatRef(viewer.platform, ref.chat_id)
+        try:
+            state = self.state_for(chat, await self.loaded(chat), viewer, ref.game_id)
+        except StoreUnavailable:
+            return unavailable(tr)
+        if state is None:
+            return web.json_response({"error": no_game_text(tr)}, status=404)
+        return web.json_response(state)
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """A finished game step by step with every hand (`adapters.web.replay`), for its players only: 404
+        for a game the archive does not hold (unknown, or older than 30 days) or one of another chat, 403
+        for someone who did not play it."""
+        try:
+            viewer = self.request_viewer(request)
+        except Refused as refused:
+            return web.json_response({"error": refused.text}, status=401)
+        tr = translator(viewer.user.lang)
+        ref = parse_replay_ref(request.query.get("ref", ""))
+        if ref is None:
+            return web.json_response({"error": not_archived_text(tr)}, status=404)
+        try:
+            found = await self.replayed(ref.game_id, tr.lang)
+        except StoreUnavailable:
+            return unavailable(tr)
+        if found is None:
+            return web.json_response({"error": not_archived_text(tr)}, status=404)
+        archived, replayed = found
+        chat = ChatRef(viewer.platform, ref.chat_id)
+        if archived.chat != str(chat):  # another chat's game: as if it were not there
+            return web.json_response({"error": not_archived_text(tr)}, status=404)
+        if not archived.may_watch(chat, viewer.user.id):
+            text = tr._("Only the players of this game can watch its replay.")
+            return web.json_response({"error": text}, status=403)
+        return web.json_response(replayed)
+
+    async def replayed(self, game_id: str, lang: str) -> tuple[Archived, State] | None:
+        """The archived game and its replay in ``lang``; None when the archive does not hold it (or it does
+        not replay). An archive never changes, so a replay is worked out once per language."""
+        cached = self._replays.touch((game_id, lang))
+        if cached is not None:
+            return cached
+        record = await self.service.store.archived_game(game_id)
+        if record is None:
+            return None
+        try:
+            found = (Archived.read(record), replay_state(record, lang))
+        except ArchiveError as error:
+            log.warning("archived game %s does not replay: %s", game_id, error)
+            return None
+        self._replays[(game_id, lang)] = found
+        return found
+
+    async def press(self, request: web.Request) -> web.Response:
+        """A button of the page: through the service like a chat button; the refusal's text comes back."""
+        try:
+            viewer = self.request_viewer(request)
+        except Refused as refused:
+            return web.json_response({"error": refused.text}, status=401)
+        tr = translator(viewer.user.lang)
+        try:
+            body = await request.json()
+            text = body["payload"] if isinstance(body, dict) else None
+        except (ValueError, KeyError, web.HTTPRequestEntityTooLarge):
+            text = None
+        payload = payloads.parse(text) if isinstance(text, str) else None
+        if payload is None:
+            return web.json_response({"error": tr._("That button is not valid.")}, status=400)
+        chat = ChatRef(viewer.platform, payload.chat_id)
+        try:
+            before = (await self.service.store.load(chat)).version
+        except StoreUnavailable:
+            return unavailable(tr)
+        effects = await self.service.handle(Press(viewer.platform, viewer.user, payload.encode()))
+        alerts = [e for e in effects if isinstance(e, Alert) and e.user_id in (viewer.user.id, "")]
+        said = next((alert.text for alert in alerts if alert.text), None)
+        shown: list[Effect] = [e for e in effects if not isinstance(e, Alert)]
+        if shown:
+            await self.deliver(viewer.platform, payload.chat_id, shown)
+        try:
+            loaded = await self.loaded(chat)
+        except StoreUnavailable:
+            return unavailable(tr)
+        # applied: the press changed the chat (what the service said is then a note: "You joined.")
+        answer: State = {
+            "ok": loaded[0] != before,
+            "state": self.state_for(chat, loaded, viewer, payload.game_id),
+        }
+        if said is not None:
+            answer["note" if answer["ok"] else "reason"] = said
+        return web.json_response(answer)
+
+    async def websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """The live channel: a hello first (who and which game), then every new state of the chat."""
+        socket = web.WebSocketResponse(heartbeat=self.heartbeat, max_msg_size=16 * 1024)
+        await socket.prepare(request)
+        page = await self.hello(socket, asked_lang(request))
+        if page is None:
+            return socket
+        try:
+            await self.hub.add(page)
+            if not await self.hub.send_current(page):
+                tr = translator(page.viewer.user.lang)
+                await socket.send_json({"type": "error", "status": 404, "error": no_game_text(tr)})
+                await socket.close(code=CLOSE_NOT_FOUND, message=b"no such game")
+                return socket
+            async for message in socket:  # the page says nothing more; pings are answered by aiohttp
+                if message.type == WSMsgType.ERROR:
+                    break
+        except (StoreUnavailable, RedisError, OSError) as error:  # the page reconnects and asks again
+            log.warning("page %s closed: Redis failed (%s)", page.id, error)
+            await socket.close(code=1011, message=b"store unavailable")
+        finally:
+            with contextlib.suppress(RedisError, OSError):
+                await self.hub.remove(page)
+        return socket
+
+    async def hello(self, socket: web.WebSocketResponse, lang: str) -> Page | None:
+        """The socket's first message names the viewer and the game; without a valid one in time it is
+        closed (4401)."""
+        try:
+            message = await asyncio.wait_for(socket.receive(), self.hello_timeout)
+            data = json.loads(message.data) if message.type == WSMsgType.TEXT else None
+        except (TimeoutError, ValueError):
+            data = None
+        ref = parse_ref(str(data.get("ref", ""))) if isinstance(data, dict) else None
+        refusal = not_signed_in(translator(lang))
+        viewer = None
+        if isinstance(data, dict) and data.get("type") == "hello" and ref is not None:
+            try:
+                viewer = self.viewer(str(data.get("authorization", "")), lang)
+            except Refused as refused:
+                refusal = refused.text
+        if viewer is None or ref is None:
+            if not socket.closed:
+                await socket.send_json({"type": "error", "status": 401, "error": refusal})
+                await socket.close(code=CLOSE_UNAUTHORIZED, message=b"no valid hello")
+            return None
+        return Page(ChatRef(viewer.platform, ref.chat_id), viewer, ref.game_id, socket)
+
+
+def asked_lang(request: web.Request) -> str:
+    """The page's language before the viewer is known: ``?lang=``, else the browser's first choice."""
+    asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
+    code = asked.strip()[:2].lower()
+    return code if code in LANGS else "en"
+
+
+def not_signed_in(tr: Translator) -> str:
+    return tr._("This page is not signed in: open it again from the chat or the printed link.")
+
+
+def no_game_text(tr: Translator) -> str:
+    return tr._("This game is not here any more: open the table again from the chat.")
+
+
+def not_archived_text(tr: Translator) -> str:
+    return tr._("This game is not in the archive: games are kept for 30 days after they end.")
+
+
+def unavailable(tr: Translator) -> web.Response:
+    text = tr._("The game service is unavailable, try again in a moment.")
+    return web.json_response({"error": text}, status=503)

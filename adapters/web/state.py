@@ -1,0 +1,262 @@
+"""One viewer's state JSON: what the page draws, built from the stored chat for that viewer only.
+
+Everything about cards comes from `core.view.build_view(game, seat)` with the viewer's own seat (a
+spectator: None), never from another seat's view or the engine state itself; every text comes from the
+renderers the chats use (`bot.render`), so the page and the chat say the same thing in the same words. The
+page's own labels are in `adapters.web.strings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adapters.web.links import game_ref, replay_ref
+from bot import payloads
+from bot.effects import Message
+from bot.i18n import Translator, translator
+from bot.lobby import capacity
+from bot.payloads import Payload
+from bot.play import points_for, seat_of
+from bot.render.clock import turn_length
+from bot.render.hand import action_label, prompt
+from bot.render.hand_status import own_result
+from bot.render.lobby import render_lobby, seat_label
+from bot.render.rules import rule_lines, rules_in_short
+from bot.render.summary import render_result
+from bot.render.table import describe_event, waiting_for
+from bot.session import ChatSession, Event, Finished, Lobby, Playing, Seat
+from core import Action, Game, Kind, Settings, View
+from core.view import build_view
+
+State = dict[str, Any]
+RECENT_EVENTS = 5  # the events a page lists under the table
+
+ACTION_KINDS = {
+    Kind.ATTACK: "attack",
+    Kind.COVER: "cover",
+    Kind.TRANSFER: "transfer",
+    Kind.TAKE: "take",
+    Kind.PASS: "pass",
+    Kind.EXCHANGE: "swap",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FinalGame:
+    """A finished game's last position, rebuilt from its archive (the chat stores only who sat where)."""
+
+    game: Game
+    events: list[Event]
+
+
+def session_id(session: ChatSession) -> str:
+    header = session.header
+    return header.lobby_id if isinstance(header, Lobby) else header.game_id
+
+
+def may_see(session: ChatSession, game_id: str, user_id: str) -> bool:
+    """Whether a viewer holding a ref to ``game_id`` is shown the chat's current lobby or game: anyone who
+    has its ref (it was shown in the chat) sees it; a ref to an older game of the chat shows the current one
+    only to someone seated in it."""
+    return session_id(session) == game_id or seat_of(session.header, user_id) is not None
+
+
+def viewer_state(
+    chat_id: str,
+    version: int,
+    session: ChatSession,
+    user_id: str,
+    lang: str,
+    now: float,
+    final: FinalGame | None = None,
+) -> State:
+    """The state JSON of the contract for the person ``user_id`` (a spectator when not seated)."""
+    tr = translator(lang)
+    header = session.header
+    seat = seat_of(header, user_id)
+    state: State = {
+        "ref": game_ref(chat_id, session_id(session)),
+        "version": version,
+        "now": now,  # the server's clock, for a countdown on a device whose clock is off
+        "step": 0,
+        "lang": tr.lang,
+        "you": seat,
+        "seats": [],
+        "trump": None,
+        "trump_card": None,
+        "talon": 0,
+        "discard": 0,
+        "table": [],
+        "hand": [],
+        "actions": [],
+        "buttons": [],
+        "deadline": None,
+        "turn_seconds": None,
+        "status": "",
+        "events": [],
+        "lobby": None,
+        "result": None,
+    }
+    if isinstance(header, Lobby):
+        state.update(lobby_part(header, chat_id, tr))
+    elif isinstance(header, Playing) and session.game is not None:
+        game = session.game
+        state.update(game_part(chat_id, header.game_id, header.seats, game, build_view(game, seat), tr))
+        state.update(turn_part(header, game, build_view(game, seat), tr))
+        state["events"] = event_lines(header.events, header.seats, tr)
+    elif isinstance(header, Finished):
+        state.update(finished_part(chat_id, header, seat, final, tr))
+    return state
+
+
+def lobby_part(lobby: Lobby, chat_id: str, tr: Translator) -> State:
+    settings = Settings.from_words(lobby.words)
+    seats = capacity(lobby.words)
+    message = render_lobby(lobby, chat_id, seats, tr)
+    return {
+        "phase": "lobby",
+        "title": plain_lines(message)[0],
+        "seats": [seat_entry(seat, settings.teams) for seat in lobby.seats],
+        "buttons": payload_buttons(message),
+        "lobby": {
+            "players": [seat_label(seat.name, seat.ai, tr) for seat in lobby.seats],
+            "capacity": seats,
+            "rules": [plain(line) for line in rule_lines(settings, tr)],
+            "lines": plain_lines(message),
+        },
+    }
+
+
+def game_part(chat_id: str, game_id: str, seats: list[Seat], game: Game, view: View, tr: Translator) -> State:
+    """What the viewer's own view shows: seats as counts, the table, their hand, their legal moves."""
+    names = [seat.name for seat in seats]
+    settings = Settings.from_words(view.settings_words)
+    shown_trump = view.severny_card if view.severny_card is not None else view.trump_card
+    return {
+        "phase": "over" if view.is_over else "play",
+        "step": view.step,
+        "title": " · ".join([tr._("Durak"), *rules_in_short(settings, tr)]),
+        "seats": [
+            seat_entry(seat, settings.teams)
+            | {
+                "cards": view.hand_sizes[number],
+                "role": role(view, number),
+                "acting": view.to_act == number,
+                "passed": number in view.passed,
+                "out": number in view.out,
+            }
+            for number, seat in enumerate(seats)
+        ],
+        "trump": view.trump,
+        "trump_card": str(shown_trump) if shown_trump is not None else None,
+        "talon": view.talon_size,
+        "discard": view.discard_size,
+        "table": [[str(attack), str(cover) if cover is not None else None] for attack, cover in view.table],
+        "hand": [str(card) for card in view.hand],
+        "actions": [action_entry(action, view, chat_id, game_id, tr) for action in view.legal_actions],
+        "status": waiting_for(view, names, tr),
+    }
+
+
+def turn_part(header: Playing, game: Game, view: View, tr: Translator) -> State:
+    """The clock and the status line: the viewer's own prompt when it is their move."""
+    part: State = {}
+    acting = view.to_act
+    if acting is not None and not header.seats[acting].played_by_ai:
+        part["deadline"] = header.turn_deadline
+        part["turn_seconds"] = turn_length(view) or None
+    if acting is not None and acting == view.seat and view.legal_actions:
+        part["status"] = prompt(view, tr) or waiting_for(view, [s.name for s in header.seats], tr)
+    return part
+
+
+def finished_part(
+    chat_id: str, header: Finished, seat: int | None, final: FinalGame | None, tr: Translator
+) -> State:
+    """A game that is over: its last position when the archive has it, the result, and Rematch."""
+    teams = Settings.from_words(header.words).teams
+    part: State = {
+        "phase": "over",
+        "title": " · ".join([tr._("Durak"), *rules_in_short(Settings.from_words(header.words), tr)]),
+        "seats": [seat_entry(s, teams) for s in header.seats],
+        "status": tr._("The game is over."),
+    }
+    rematch = Payload(chat_id, header.game_id, 0, payloads.REMATCH).encode()
+    part["buttons"] = [{"label": tr._("Rematch"), "payload": rematch}]
+    if final is None or final.game.result is None:
+        return part
+    game, result = final.game, final.game.result
+    part.update(game_part(chat_id, header.game_id, header.seats, game, build_view(game, seat), tr))
+    part["status"] = tr._("The game is over.")
+    part["events"] = event_lines(final.events, header.seats, tr)
+    points = points_for(result, game.settings.scoring, len(header.seats), teams)
+    message = render_result(result, header.seats, points, chat_id, header.game_id, tr)
+    part["result"] = {
+        "lines": plain_lines(message),
+        "you": own_result(result, seat, tr) if seat is not None else "",
+    }
+    part["buttons"] = payload_buttons(message)
+    part["replay"] = replay_ref(chat_id, header.game_id)  # the game step by step: ./?ref=<this> (replay.html)
+    return part
+
+
+def seat_entry(seat: Seat, teams: bool) -> State:
+    return {
+        "name": seat.name,
+        "cards": 0,
+        "role": "",
+        "acting": False,
+        "passed": False,
+        "out": False,
+        "ai": seat.is_ai,
+        "team": seat.team if teams else None,
+    }
+
+
+def role(view: View, seat: int) -> str:
+    if seat in view.out:
+        return "out"
+    if seat == view.defender:
+        return "defender"
+    if seat == view.attacker:
+        return "attacker"
+    if view.to_act == seat:
+        return "thrower"  # throwing in, neither the attacker nor the defender
+    return ""
+
+
+def action_entry(action: Action, view: View, chat_id: str, game_id: str, tr: Translator) -> State:
+    entry: State = {
+        "kind": ACTION_KINDS.get(action.kind, action.kind.value),
+        "label": action_label(action, view, tr),
+        "payload": Payload(chat_id, game_id, view.step, action.code).encode(),
+    }
+    if action.card is not None:
+        entry["card"] = str(action.card)
+    if action.kind is Kind.COVER:
+        entry["target"] = action.slot
+    return entry
+
+
+def event_lines(events: list[Event], seats: list[Seat], tr: Translator) -> list[str]:
+    names = [seat.name for seat in seats]
+    return [describe_event(event, names, tr) for event in events[-RECENT_EVENTS:]]
+
+
+def payload_buttons(message: Message) -> list[State]:
+    """The message's buttons that press something (a URL button has nothing to press on the page)."""
+    return [
+        {"label": button.label, "payload": button.payload}
+        for row in message.buttons
+        for button in row
+        if button.payload
+    ]
+
+
+def plain(line: tuple[Any, ...]) -> str:
+    return "".join(span.text for span in line)
+
+
+def plain_lines(message: Message) -> list[str]:
+    return [text for text in (plain(line) for line in message.lines) if text]

@@ -1,0 +1,121 @@
+// The server's API (see docs/webapp.md, "The page's contract"): who the viewer is, their state, presses,
+// and the live WebSocket that sends the state again after every change of the chat.
+
+const SESSION_KEY = "durak.session";
+const REF_KEY = "durak.ref";
+const HELLO_CLOSE_CODE = 4401; // the server refused the credential: reconnecting would not help
+const NO_GAME_CLOSE_CODE = 4404; // no such game for this viewer
+const BACKOFF_START_MS = 500;
+const BACKOFF_MAX_MS = 8000;
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * The viewer's Authorization header: Telegram's initData inside Telegram; outside it the session token,
+ * traded once for the one-time key the local game printed in the URL fragment (then removed from the URL).
+ */
+export async function authorization(webApp) {
+  if (webApp?.initData) return `tma ${webApp.initData}`;
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (key) {
+    history.replaceState(null, "", location.pathname + location.search);
+    const answer = await request("POST", "api/session", `key ${key}`);
+    sessionStorage.setItem(SESSION_KEY, answer.token);
+    if (answer.ref) sessionStorage.setItem(REF_KEY, answer.ref);
+  }
+  const token = sessionStorage.getItem(SESSION_KEY);
+  return token ? `session ${token}` : null;
+}
+
+/** The game this page shows: the Mini App's start parameter, else ?ref= in the URL, else the session's. */
+export function gameRef(webApp) {
+  return (
+    webApp?.initDataUnsafe?.start_param ||
+    new URLSearchParams(location.search).get("ref") ||
+    sessionStorage.getItem(REF_KEY) ||
+    ""
+  );
+}
+
+export async function request(method, path, auth, body) {
+  const headers = { Accept: "application/json" };
+  if (auth) headers.Authorization = auth;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "");
+  }
+  let answer = {};
+  try {
+    answer = await response.json();
+  } catch {
+    // a proxy's error page: keep the status only
+  }
+  if (!response.ok) throw new ApiError(response.status, answer.error || answer.reason || "");
+  return answer;
+}
+
+export class Api {
+  constructor(auth, ref) {
+    this.auth = auth;
+    this.ref = ref;
+  }
+
+  strings(lang) {
+    return request("GET", `api/strings?lang=${encodeURIComponent(lang)}`, this.auth);
+  }
+
+  state() {
+    return request("GET", `api/state?ref=${encodeURIComponent(this.ref)}`, this.auth);
+  }
+
+  /** {ok, reason?, state}: a refused move still answers 200 with its reason and the current state. */
+  press(payload) {
+    return request("POST", "api/press", this.auth, { payload });
+  }
+
+  /** Keep a WebSocket open, reconnecting with backoff; every message's state goes to onState. */
+  live(onState, onStatus, onError) {
+    let delay = BACKOFF_START_MS;
+    const open = () => {
+      const url = new URL("api/ws", document.baseURI);
+      url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+      const socket = new WebSocket(url);
+      socket.onopen = () => {
+        socket.send(JSON.stringify({ type: "hello", authorization: this.auth, ref: this.ref }));
+      };
+      socket.onmessage = (message) => {
+        let data;
+        try {
+          data = JSON.parse(message.data);
+        } catch {
+          return;
+        }
+        if (data.type === "state" && data.state) {
+          delay = BACKOFF_START_MS;
+          onStatus("live");
+          onState(data.state);
+        } else if (data.type === "error") {
+          onError(new ApiError(data.status || 0, data.error || ""));
+        }
+      };
+      socket.onclose = (event) => {
+        if (event.code === HELLO_CLOSE_CODE || event.code === NO_GAME_CLOSE_CODE) {
+          onStatus("denied");
+          return;
+        }
+        onStatus("reconnecting");
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, BACKOFF_MAX_MS);
+      };
+    };
+    open();
+  }
+}

@@ -1,0 +1,56 @@
+"""The Mini App's pages beside a running Telegram bot (`durak-bot run` with WEBAPP_URL and WEBAPP_NAME).
+
+They are served on the one port the bot has: mounted on the Telegram webhook's own aiohttp server when the
+bot serves by webhook, else on a server of their own on PORT. Their routes live under the path of
+WEBAPP_URL. A press from a page is delivered like a button's, to the Telegram adapter of this process.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from adapters.web.presence import open_pages
+from adapters.web.server import DeliverEffects, WebFrontEnd
+from bot.app_screens import Deliver, resume_on_close
+from bot.config import BotConfig
+from bot.service import GameService
+
+
+class TelegramPages:
+    """The web front end of one Telegram bot; `mount` it on the webhook's app, or `serve` it alone."""
+
+    def __init__(self, config: BotConfig, service: GameService, deliver: DeliverEffects) -> None:
+        redis = getattr(service.store, "redis", None)
+        if redis is None:
+            raise ValueError("the Mini App's live updates need the Redis store")
+        self.front = WebFrontEnd(service, redis, deliver, telegram_token=config.telegram_token)
+        self.prefix = urlsplit(config.webapp_url or "").path or "/"
+        self._runner: web.AppRunner | None = None
+
+    def hold_back_screens(self, deliver: Deliver) -> None:
+        """Let the service know who has a page open, so the chat's hand edits pause for them
+        (`bot.app_screens`), and give a person what was held back when their last page closes."""
+        self.front.service.on_app = partial(open_pages, self.front.hub.redis)
+        self.front.hub.listen(resume_on_close(self.front.service, deliver))
+
+    def mount(self, app: web.Application) -> None:
+        self.front.routes(app, self.prefix)
+
+    async def serve(self, listen: str, port: int) -> None:
+        """A server of their own (the bot polls Telegram, so no webhook server holds the port)."""
+        self._runner = web.AppRunner(self.front.app(self.prefix), access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, listen, port).start()
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+
+
+def telegram_pages(config: BotConfig, service: GameService, deliver: DeliverEffects) -> TelegramPages | None:
+    """The pages when the Mini App is configured (`BotConfig.webapp_on`), else None."""
+    return TelegramPages(config, service, deliver) if config.webapp_on else None

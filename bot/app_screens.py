@@ -1,0 +1,95 @@
+"""Fewer chat messages while people play in the app: which screens a chat still needs when pages are open.
+
+A player with the Mini App open sees the table and their hand there, live, over our own connection; every
+edit of their private hand message would be a Bot API write nobody reads, and one bot token may write only
+about 30 messages a second in all. So, for a chat of a platform that has the app (`ServiceConfig.
+app_platforms`), after each saved move (`thinned`):
+
+- a seated person's hand is neither sent nor edited while they have the page open (the app is the hand);
+- while every seated person has it open, the group's table, which only spectators still read there, is
+  edited once a bout is decided (the table empty again: beaten off or taken) and not at each card of a bout:
+  a spectator follows the game bout by bout, and a bout is the unit the table's own lines describe;
+- the end of a game, the final table and the result, goes out to the group as always, so the chat ends as
+  the game did; the final hands of people on the app do not (the app shows them the result).
+
+When a person's last page closes, `resumed` gives them what the chat held back: their current hand and,
+if it is behind, the table (the store's delivered marks, `bot.outbox`, tell what was shown). The decision is
+here; adapters only deliver what the service returns, and the web adapter tells who has a page open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection
+from typing import TYPE_CHECKING
+
+from bot.context import Context
+from bot.decision import Decision, show
+from bot.effects import Effect, ShowHand, ShowTable
+from bot.inputs import TimerDue
+from bot.outbox import fingerprint, hand_shown, table_behind
+from bot.play import current_hand, current_table, seat_of
+from bot.session import ChatSession, Finished, Playing
+from storage.keys import ChatRef
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+OnApp = Callable[[ChatRef], Awaitable[Collection[str]]]  # the user ids with a page of the chat open now
+PagesChanged = Callable[[ChatRef, str, bool], Awaitable[None]]  # (chat, user id, is_open)
+Deliver = Callable[[TimerDue, list[Effect]], Awaitable[None]]  # as `bot.timers.Deliveries`
+
+
+def thinned(effects: list[Effect], session: ChatSession | None, on_app: Collection[str]) -> list[Effect]:
+    """``effects`` of a saved change without the screens people on the app do not need (see above)."""
+    header = session.header if session is not None else None
+    if not on_app or not isinstance(header, Playing | Finished):
+        return effects  # a lobby, or nobody on the app: every screen as usual
+    people = {seat.user_id for seat in header.seats if not seat.is_ai}
+    everyone_on_app = people <= set(on_app)
+    game = session.game if session is not None else None
+    mid_bout = game is not None and bool(game.attacks)  # a finished game has no bout
+    kept: list[Effect] = []
+    for effect in effects:
+        if isinstance(effect, ShowHand) and effect.user_id in on_app:
+            continue
+        if isinstance(effect, ShowTable) and everyone_on_app and mid_bout and not effect.new_message:
+            continue
+        kept.append(effect)
+    return kept
+
+
+def holds_back(effects: list[Effect]) -> bool:
+    """Worth asking who is on the app: the effects hold a screen that could be held back."""
+    return any(isinstance(effect, ShowHand | ShowTable) for effect in effects)
+
+
+def resumed(ctx: Context, session: ChatSession | None, user_id: str) -> Decision:
+    """A person closed the app: their current hand if the one in their chat is not it, and the table if the
+    group's is behind the stored game. Nothing for a lobby or a finished game (shown as always)."""
+    if session is None or not isinstance(session.header, Playing) or session.game is None:
+        return show()
+    header, game = session.header, session.game
+    effects: list[Effect] = []
+    if table_behind(ctx.record):
+        effects.append(current_table(ctx, header, game))
+    seat_no = seat_of(header, user_id)
+    if seat_no is not None:
+        hand = current_hand(ctx, header, game, seat_no)
+        if hand_shown(ctx.record.messages, user_id) != fingerprint(hand.message):
+            effects.append(hand)
+    return show(*effects)
+
+
+def resume_on_close(service: GameService, deliver: Deliver) -> PagesChanged:
+    """The web adapter's listener for pages opening and closing: when a person's last page of a chat
+    closes, the chat gets back what it held back for them (`GameService.app_closed`), delivered like a
+    deadline's effects to the chat platform's adapter."""
+
+    async def changed(chat: ChatRef, user_id: str, is_open: bool) -> None:
+        if is_open:
+            return
+        effects = await service.app_closed(chat, user_id)
+        if effects:
+            await deliver(TimerDue(chat.platform, chat.chat_id, 0), effects)
+
+    return changed

@@ -1,0 +1,72 @@
+"""A page's state never holds a card only another player may see: checked at every step of many random
+games, for every seat and for a spectator, in the JSON exactly as it is sent (card codes and card symbols)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from adapters.web.state import FinalGame, viewer_state
+from bot.events import events_of_step, remember
+from bot.session import ChatSession, Finished, Playing, Seat
+from core import Card, Game, Settings, new_game
+from core.cards import CARDS
+from tests.bot.test_secrecy import CARD_PATTERN, WORDS
+
+CODE_PATTERN = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][SHDC])(?![0-9A-Za-z])")
+
+
+def cards_in(state: dict[str, object]) -> set[Card]:
+    """Every card the sent JSON names, as a code ("9S") or as people read it ("9♠")."""
+    text = json.dumps(state, ensure_ascii=False)
+    codes = {Card.parse(m.group(1)) for m in CODE_PATTERN.finditer(text)}
+    return codes | {Card.parse(m.group(0)) for m in CARD_PATTERN.finditer(text)}
+
+
+def check_states(session: ChatSession, game: Game, public: set[Card], final: FinalGame | None = None) -> None:
+    for seat in [None, *range(len(game.players))]:
+        user_id = "spectator" if seat is None else str(seat)
+        state = viewer_state("-1", 7, session, user_id, "en", 0.0, final)
+        own = set(game.hand(seat)) if seat is not None else set()
+        leaked = cards_in(state) - public - own
+        assert not leaked, f"the state of seat {seat} holds {leaked} at step {game.step}"
+        assert state["you"] == seat
+
+
+def play_and_check(games: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for number in range(games):
+        settings = Settings.from_words(rng.choice(WORDS))
+        players = rng.randint(2, min(6, settings.deck // 6))
+        game = new_game(settings, [f"P{i}" for i in range(players)], seed=number)
+        seats = [Seat(user_id=str(i), name=f"P{i}") for i in range(players)]
+        header = Playing(game_id="g1", creator="0", seats=seats, started_at=0.0)
+        public = {game.deal_trump_card}
+        while not game.is_over:
+            public |= {c for pair in game.table for c in pair if c is not None}
+            if game.talon:
+                public.add(game.trump_card)
+            check_states(ChatSession(header=header, game=game), game, public)
+            seat = game.to_act
+            assert seat is not None
+            action = rng.choice(game.legal_actions(seat))
+            after = game.apply(seat, action)
+            if action.card is not None:
+                public.add(action.card)  # every card played, even one picked up at once, was seen
+            header = header.model_copy(
+                update={"events": remember(header.events, events_of_step(game, seat, action, after))}
+            )
+            game = after
+        over = Finished(game_id="g1", creator="0", seats=seats, words=settings.to_words())
+        check_states(ChatSession(header=over), game, public, FinalGame(game, header.events))
+
+
+def test_a_pages_state_never_holds_another_seats_cards() -> None:
+    play_and_check(games=30, seed=2026)
+
+
+def test_the_code_pattern_recognises_every_card_code() -> None:
+    assert {m.group(1) for m in CODE_PATTERN.finditer(" ".join(str(c) for c in CARDS))} == {
+        str(c) for c in CARDS
+    }
