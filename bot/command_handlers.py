@@ -54,11 +54,19 @@ async def stats(service: GameService, command: Command) -> list[Effect]:
     tr = translator(record.lang or command.user.lang)
     season = asked_season(command.words, record.season)
     if season is None:
-        text = tr._("Seasons of this chat: 1 to {n}, e.g. /stats season=1").format(n=record.season)
+        example = season_stats(command.platform, 1)
+        text = tr._("Seasons of this chat: 1 to {n}, e.g. {command}").format(n=record.season, command=example)
         return [Reply(chat.chat_id, message([line(text)]))]
     rows = await service.store.stats(chat, season=season)
     most_often_durak = await service.store.most_often_durak(chat, season=season)
     return [Reply(chat.chat_id, render_stats(rows, tr, most_often_durak, season))]
+
+
+def season_stats(platform: str, season: int) -> str:
+    """``/stats season=N`` as ``platform`` offers it (`bot.commands.spelled`)."""
+    from bot.commands import spelled  # the table names the handlers: imported when the table exists
+
+    return spelled("stats", platform, SEASON_WORD, str(season))
 
 
 def asked_season(words: str, current: int) -> int | None:
@@ -134,10 +142,8 @@ async def _settings(service: GameService, command: Command, notes: list[Effect])
     lines = [line(tr._("Saved."))]
     if seasons:
         season = await service.store.new_season(chat)
-        started = tr._(
-            "Season {n} has begun: ratings and standings start again. Earlier seasons: /stats season={last}"
-        )
-        lines.append(line(started.format(n=season, last=season - 1)))
+        started = tr._("Season {n} has begun: ratings and standings start again. Earlier seasons: {command}")
+        lines.append(line(started.format(n=season, command=season_stats(command.platform, season - 1))))
     return [Reply(chat.chat_id, message(lines))]
 
 

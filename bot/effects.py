@@ -96,6 +96,7 @@ class Alert:
     user_id: str
     text: str
     show_alert: bool = False
+    applied: bool = False  # set by the service: the press it answers was saved (the web page's "ok")
 
 
 Effect = ShowTable | ShowHand | Notice | Reply | Alert

@@ -295,7 +295,7 @@ class GameService:
                 self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
                 effects = await self._held_back(chat, decision)
-                return notes + stamped(effects, saved)
+                return notes + stamped(marked_applied(effects), saved)
             log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
             record, confirmed = await repair.with_usable_defaults(self.store, chat, saved, notes), True
         return notes + [Alert("", translator(None)._("The table is busy, try again."))]
@@ -356,6 +356,13 @@ def stamped(effects: list[Effect], version: int) -> list[Effect]:
         if isinstance(effect, ShowTable | ShowHand):
             effects[index] = replace(effect, version=version)
     return effects
+
+
+def marked_applied(effects: list[Effect]) -> list[Effect]:
+    """A saved decision's effects with its answers to the presser marked `Alert.applied`: whether a press
+    changed the chat cannot be read from the chat's version (another input may save at the same instant)
+    nor from an answer's text ("You joined." is said with a change, "You are already in." without one)."""
+    return [replace(effect, applied=True) if isinstance(effect, Alert) else effect for effect in effects]
 
 
 def route_press(ctx: Context, session: ChatSession | None, user: User, payload: payloads.Payload) -> Decision:

@@ -4,6 +4,8 @@ group's table printed after every step by the same renderer the chats use."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from adapters.local.text import message_text
@@ -56,15 +58,33 @@ def final_position(archive_json: str) -> tuple[Game, list[Event]]:
     what a page shows of a game that is over (the stored chat keeps only who sat where)."""
     _data, game, log, _seats = first_position(archive_json)
     events: list[Event] = []
-    for step, (seat, code) in enumerate(log, start=1):
+    for step in replayed(game, log):
+        events = remember(events, events_of_step(step.before, step.seat, step.action, step.after))
+        game = step.after
+    return game, events
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One logged action applied again: the game before and after it."""
+
+    number: int  # 1 for the first action
+    seat: int
+    action: Action
+    before: Game
+    after: Game
+
+
+def replayed(game: Game, log: list[tuple[int, str]]) -> Iterator[Step]:
+    """Each logged action applied by the engine in turn; ArchiveError at the first one that does not apply."""
+    for number, (seat, code) in enumerate(log, start=1):
         try:
             action = Action.parse(code)
             after = game.apply(seat, action)
         except ValueError as error:
-            raise ArchiveError(f"step {step} ({seat}, {code}) does not replay: {error}") from error
-        events = remember(events, events_of_step(game, seat, action, after))
+            raise ArchiveError(f"step {number} ({seat}, {code}) does not replay: {error}") from error
+        yield Step(number, seat, action, game, after)
         game = after
-    return game, events
 
 
 def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
@@ -86,16 +106,11 @@ def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
     step_heading = tr._("Step {n}")
     out.write("\n" + step_heading.format(n=0) + "\n")
     out.write(message_text(render_table(header, game.view(None), chat_id, now, tr)) + "\n")
-    for step, (seat, code) in enumerate(log, start=1):
-        try:
-            action = Action.parse(code)
-            after = game.apply(seat, action)
-        except ValueError as error:
-            raise ArchiveError(f"step {step} ({seat}, {code}) does not replay: {error}") from error
-        events = remember(header.events, events_of_step(game, seat, action, after))
+    for step in replayed(game, log):
+        events = remember(header.events, events_of_step(step.before, step.seat, step.action, step.after))
         header = header.model_copy(update={"events": events})
-        game = after
-        out.write("\n" + step_heading.format(n=step) + "\n")
+        game = step.after
+        out.write("\n" + step_heading.format(n=step.number) + "\n")
         out.write(message_text(render_table(header, game.view(None), chat_id, now, tr)) + "\n")
     if game.result is not None:
         points = points_for(game.result, settings.scoring, len(seats), settings.teams)

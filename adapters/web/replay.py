@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.local.replay import ArchiveError, chat_id_of, first_position
+from adapters.local.replay import ArchiveError, chat_id_of, first_position, replayed
 from adapters.web.links import replay_ref
 from bot.events import events_of_step
 from bot.i18n import Translator, translator
@@ -64,14 +64,10 @@ def replay_state(record: str, lang: str) -> State:
     tr = translator(lang)
     names = [seat.name for seat in seats]
     steps = [position(game, 0, None, [tr._("The cards are dealt.")])]
-    for number, (seat, code) in enumerate(log, start=1):
-        try:
-            action = Action.parse(code)
-            after = game.apply(seat, action)
-        except ValueError as error:
-            raise ArchiveError(f"step {number} ({seat}, {code}) does not replay: {error}") from error
-        steps.append(position(after, number, seat, move_lines(game, seat, action, after, names, tr)))
-        game = after
+    for step in replayed(game, log):
+        lines = move_lines(step.before, step.seat, step.action, step.after, names, tr)
+        steps.append(position(step.after, step.number, step.seat, lines))
+        game = step.after
     game_id = str(data.get("game_id", ""))
     return {
         "ref": replay_ref(chat_id, game_id),

@@ -55,8 +55,11 @@ CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 MAX_BODY = 4096  # bytes of a press (a payload is at most 64)
 LANGS = ("en", "ru", "it")
+JSON = "application/json"
+NO_CACHE = "no-cache"  # the page and its files: kept, but revalidated before each use
 
 DeliverEffects = Callable[[str, str, list[Effect]], Awaitable[None]]  # (platform, chat id, effects)
+ResponseHook = Callable[[web.Request, web.StreamResponse], Awaitable[None]]
 
 
 class Refused(Exception):
@@ -106,7 +109,8 @@ class WebFrontEnd:
         if base:
             app.router.add_get(base, self.index)
         if self.static.is_dir():
-            app.router.add_static(base + "/static/", self.static, append_version=False)
+            files = app.router.add_static(base + "/static/", self.static, append_version=False)
+            app.on_response_prepare.append(revalidated(files))
         app.router.add_get(base + "/healthz", self.healthz)
         app.router.add_get(base + "/api/strings", self.strings)
         app.router.add_post(base + "/api/session", self.session)
@@ -155,7 +159,11 @@ class WebFrontEnd:
         raise Refused(not_signed_in(tr))
 
     def request_viewer(self, request: web.Request) -> Viewer:
-        return self.viewer(request.headers.get("Authorization", ""), asked_lang(request))
+        """The viewer of an API call; refused credentials end the request with a 401 ``{"error"}``."""
+        try:
+            return self.viewer(request.headers.get("Authorization", ""), asked_lang(request))
+        except Refused as refused:
+            raise web.HTTPUnauthorized(text=json.dumps({"error": refused.text}), content_type=JSON) from None
 
     # ---- the state ---------------------------------------------------------------------------------
 
@@ -229,7 +237,7 @@ class WebFrontEnd:
         page = self.static / ("replay.html" if parse_replay_ref(asked) else "index.html")
         if not page.is_file():
             return web.Response(status=404, text="the page is not installed")
-        return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
+        return web.FileResponse(page, headers={"Cache-Control": NO_CACHE})
 
     async def healthz(self, request: web.Request) -> web.Response:
         return web.json_response({"ok": True})
@@ -251,52 +259,46 @@ class WebFrontEnd:
         if token is None or self.local is None:
             tr = translator(asked_lang(request))
             text = tr._("This link was used already: start the game again for a new one.")
-            return web.json_response({"error": text}, status=401)
+            return failed(401, text)
         return web.json_response({"token": token, "ref": self.local.ref})
 
     async def state(self, request: web.Request) -> web.Response:
-        try:
-            viewer = self.request_viewer(request)
-        except Refused as refused:
-            return web.json_response({"error": refused.text}, status=401)
+        viewer = self.request_viewer(request)
         tr = translator(viewer.user.lang)
         ref = parse_ref(request.query.get("ref", ""))
         if ref is None:
-            return web.json_response({"error": no_game_text(tr)}, status=404)
+            return failed(404, no_game_text(tr))
         chat = ChatRef(viewer.platform, ref.chat_id)
         try:
             state = self.state_for(chat, await self.loaded(chat), viewer, ref.game_id)
         except StoreUnavailable:
             return unavailable(tr)
         if state is None:
-            return web.json_response({"error": no_game_text(tr)}, status=404)
+            return failed(404, no_game_text(tr))
         return web.json_response(state)
 
     async def replay(self, request: web.Request) -> web.Response:
         """A finished game step by step with every hand (`adapters.web.replay`), for its players only: 404
         for a game the archive does not hold (unknown, or older than 30 days) or one of another chat, 403
         for someone who did not play it."""
-        try:
-            viewer = self.request_viewer(request)
-        except Refused as refused:
-            return web.json_response({"error": refused.text}, status=401)
+        viewer = self.request_viewer(request)
         tr = translator(viewer.user.lang)
         ref = parse_replay_ref(request.query.get("ref", ""))
         if ref is None:
-            return web.json_response({"error": not_archived_text(tr)}, status=404)
+            return failed(404, not_archived_text(tr))
         try:
             found = await self.replayed(ref.game_id, tr.lang)
         except StoreUnavailable:
             return unavailable(tr)
         if found is None:
-            return web.json_response({"error": not_archived_text(tr)}, status=404)
+            return failed(404, not_archived_text(tr))
         archived, replayed = found
         chat = ChatRef(viewer.platform, ref.chat_id)
         if archived.chat != str(chat):  # another chat's game: as if it were not there
-            return web.json_response({"error": not_archived_text(tr)}, status=404)
+            return failed(404, not_archived_text(tr))
         if not archived.may_watch(chat, viewer.user.id):
             text = tr._("Only the players of this game can watch its replay.")
-            return web.json_response({"error": text}, status=403)
+            return failed(403, text)
         return web.json_response(replayed)
 
     async def replayed(self, game_id: str, lang: str) -> tuple[Archived, State] | None:
@@ -318,10 +320,7 @@ class WebFrontEnd:
 
     async def press(self, request: web.Request) -> web.Response:
         """A button of the page: through the service like a chat button; the refusal's text comes back."""
-        try:
-            viewer = self.request_viewer(request)
-        except Refused as refused:
-            return web.json_response({"error": refused.text}, status=401)
+        viewer = self.request_viewer(request)
         tr = translator(viewer.user.lang)
         try:
             body = await request.json()
@@ -330,14 +329,11 @@ class WebFrontEnd:
             text = None
         payload = payloads.parse(text) if isinstance(text, str) else None
         if payload is None:
-            return web.json_response({"error": tr._("That button is not valid.")}, status=400)
+            return failed(400, tr._("That button is not valid."))
         chat = ChatRef(viewer.platform, payload.chat_id)
-        try:
-            before = (await self.service.store.load(chat)).version
-        except StoreUnavailable:
-            return unavailable(tr)
         effects = await self.service.handle(Press(viewer.platform, viewer.user, payload.encode()))
         alerts = [e for e in effects if isinstance(e, Alert) and e.user_id in (viewer.user.id, "")]
+        applied = any(alert.applied for alert in alerts)  # this press was saved, whatever else was meanwhile
         said = next((alert.text for alert in alerts if alert.text), None)
         shown: list[Effect] = [e for e in effects if not isinstance(e, Alert)]
         if shown:
@@ -346,11 +342,8 @@ class WebFrontEnd:
             loaded = await self.loaded(chat)
         except StoreUnavailable:
             return unavailable(tr)
-        # applied: the press changed the chat (what the service said is then a note: "You joined.")
-        answer: State = {
-            "ok": loaded[0] != before,
-            "state": self.state_for(chat, loaded, viewer, payload.game_id),
-        }
+        # what the service said with an applied press is a note ("You joined."), else the refusal's reason
+        answer: State = {"ok": applied, "state": self.state_for(chat, loaded, viewer, payload.game_id)}
         if said is not None:
             answer["note" if answer["ok"] else "reason"] = said
         return web.json_response(answer)
@@ -404,6 +397,18 @@ class WebFrontEnd:
         return Page(ChatRef(viewer.platform, ref.chat_id), viewer, ref.game_id, socket)
 
 
+def revalidated(resource: web.AbstractResource) -> ResponseHook:
+    """Marks the answers of ``resource`` ``Cache-Control: no-cache``: a browser (a Telegram webview too) keeps
+    the page's files but asks again before using them (the static handler's ETag and Last-Modified make that
+    a 304 while the file is the same), so a deploy's new app.js is used at the next opening."""
+
+    async def mark(request: web.Request, response: web.StreamResponse) -> None:
+        if request.match_info.route.resource is resource:
+            response.headers["Cache-Control"] = NO_CACHE
+
+    return mark
+
+
 def asked_lang(request: web.Request) -> str:
     """The page's language before the viewer is known: ``?lang=``, else the browser's first choice."""
     asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
@@ -423,6 +428,11 @@ def not_archived_text(tr: Translator) -> str:
     return tr._("This game is not in the archive: games are kept for 30 days after they end.")
 
 
+def failed(status: int, text: str) -> web.Response:
+    """A refused request: its status and the translated reason the page shows."""
+    return web.json_response({"error": text}, status=status)
+
+
 def unavailable(tr: Translator) -> web.Response:
     text = tr._("The game service is unavailable, try again in a moment.")
-    return web.json_response({"error": text}, status=503)
+    return failed(503, text)

@@ -10,8 +10,9 @@ from bot.effects import Reply
 from bot.i18n import translator
 from bot.render.personal import render_me
 from bot.render.summary import render_stats
-from storage.keys import ChatRef
+from storage.keys import DISCORD, ChatRef
 from storage.models import PersonalRecord, PlayerStats, Rival
+from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB
 from tests.bot.harness import CHAT, Harness, button
 from tests.bot.test_play import start
@@ -106,6 +107,15 @@ async def test_season_is_a_chat_setting_never_a_rule_of_the_game(harness: Harnes
     assert (record.settings, record.season) == ("transfer", 2)
     await harness.command(ANN, "newgame", "season=new")
     assert "unknown word “season=new”" in harness.screen.replies[-1].plain_text
+
+
+async def test_on_discord_the_season_replies_name_stats_as_its_slash_subcommand(fake_redis: object) -> None:
+    on_discord = Harness(RedisGameStore(fake_redis), platform=DISCORD)  # type: ignore[arg-type]
+    await on_discord.command(ANN, "settings", "season=new", is_admin=True)
+    assert on_discord.screen.replies[-1].plain_text.endswith("Earlier seasons: /durak stats season:1")
+    await on_discord.command(ANN, "stats", "season=3")
+    expected = "Seasons of this chat: 1 to 2, e.g. /durak stats season:1"
+    assert on_discord.screen.replies[-1].plain_text == expected
 
 
 @pytest.mark.parametrize("words", ["season=3", "season=0", "season=x", "points"])

@@ -21,7 +21,7 @@ from bot.payloads import Payload
 from bot.render.table import render_table
 from bot.session import Finished, Playing
 from storage.keys import ChatRef
-from tests.fakes.telegram_model import FakeChat, FakeUser
+from tests.fakes.telegram_model import FakeChat, FakeUser, StoredMessage
 from tests.telegram.world import CARD_RE, World
 
 APP = MiniApp("https://durak.example.net/app", "table")
@@ -36,6 +36,10 @@ class Pages:
     async def __call__(self, chat: ChatRef) -> Collection[str]:
         return self.open.get(chat, set())
 
+    def opened_by(self, group: FakeChat, *people: FakeUser) -> None:
+        """Exactly ``people`` have the app open on the group's game now (opening it, or closing it)."""
+        self.open[chat_of(group)] = {str(person.id) for person in people}
+
 
 def app_world(world_factory: Callable[..., World], pages: Pages | None = None) -> World:
     world = world_factory(service_config=ServiceConfig(ai_delay=0, app_platforms=frozenset({"tg"})), seed=3)
@@ -44,9 +48,10 @@ def app_world(world_factory: Callable[..., World], pages: Pages | None = None) -
     return world
 
 
-async def started_game(
+async def joined_lobby(
     world: World, names: list[str], words: str = "deck=24"
-) -> tuple[FakeChat, list[FakeUser]]:
+) -> tuple[FakeChat, list[FakeUser], StoredMessage]:
+    """A group where the first of ``names`` opened a lobby and the others joined it."""
     people = [world.person(name) for name in names]
     group = world.fake.add_group("Durak club", people, owner=people[0])
     await world.settle()
@@ -54,8 +59,25 @@ async def started_game(
     lobby = world.newest(group, "New game")
     for person in people[1:]:
         await world.tap(group, lobby, person, "Join")
+    return group, people, lobby
+
+
+async def started_game(
+    world: World, names: list[str], words: str = "deck=24"
+) -> tuple[FakeChat, list[FakeUser]]:
+    group, people, lobby = await joined_lobby(world, names, words)
     await world.tap(group, lobby, people[0], "Start")
     return group, people
+
+
+async def ann_and_bob_playing(
+    world_factory: Callable[..., World], pages: Pages | None = None
+) -> tuple[World, FakeChat, list[FakeUser]]:
+    """A bot with the app set up, and Ann and Bob's game (24 cards) started in a group."""
+    world = app_world(world_factory, pages)
+    await world.start()
+    group, people = await started_game(world, ["Ann", "Bob"])
+    return world, group, people
 
 
 def chat_of(group: FakeChat) -> ChatRef:
@@ -106,9 +128,7 @@ def table_message(world: World, group: FakeChat):  # type: ignore[no-untyped-def
 async def test_the_group_table_links_to_the_app_by_its_short_name_with_the_games_ref(
     world_factory: Callable[..., World],
 ) -> None:
-    world = app_world(world_factory)
-    await world.start()
-    group, _people = await started_game(world, ["Ann", "Bob"])
+    world, group, _people = await ann_and_bob_playing(world_factory)
     session = await world.session(group)
     assert session is not None and isinstance(session.header, Playing)
     buttons = {button["text"]: button for button in table_message(world, group).buttons()}
@@ -141,9 +161,7 @@ async def test_the_lobby_links_to_the_app_so_players_can_open_it_before_the_deal
 async def test_the_private_hand_opens_the_app_as_a_web_app_button_with_the_games_ref(
     world_factory: Callable[..., World],
 ) -> None:
-    world = app_world(world_factory)
-    await world.start()
-    group, people = await started_game(world, ["Ann", "Bob"])
+    world, group, people = await ann_and_bob_playing(world_factory)
     session = await world.session(group)
     assert session is not None and isinstance(session.header, Playing)
     for person in people:
@@ -173,18 +191,16 @@ async def test_hands_pause_while_everyone_plays_in_the_app_and_resume_for_the_on
     world_factory: Callable[..., World],
 ) -> None:
     pages = Pages()
-    world = app_world(world_factory, pages)
-    await world.start()
-    group, people = await started_game(world, ["Ann", "Bob"])
+    world, group, people = await ann_and_bob_playing(world_factory, pages)
     ann, bob = people
     chat = chat_of(group)
-    pages.open[chat] = {str(ann.id), str(bob.id)}
+    pages.opened_by(group, ann, bob)
     before = {person.id: writes(world, person) for person in people}
     for _ in range(8):
         assert await app_move(world, group, people)
     assert {person.id: writes(world, person) for person in people} == before, "no hand was edited"
 
-    pages.open[chat] = {str(bob.id)}  # Ann closes the app: the web adapter tells its listener
+    pages.opened_by(group, bob)  # Ann closes the app: the web adapter tells its listener
     await resume_on_close(world.service, world.bot.deliver_due)(chat, str(ann.id), False)
     await world.settle()
     session = await world.session(group)
@@ -208,18 +224,13 @@ async def test_a_game_started_with_everyone_on_the_app_sends_a_hand_only_to_whoe
     pages = Pages()
     world = app_world(world_factory, pages)
     await world.start()
-    people = [world.person(name) for name in ("Ann", "Bob")]
-    group = world.fake.add_group("Durak club", people, owner=people[0])
-    await world.settle()
-    await world.say(group, people[0], "/newgame deck=24")
-    lobby = world.newest(group, "New game")
-    await world.tap(group, lobby, people[1], "Join")
-    pages.open[chat_of(group)] = {str(person.id) for person in people}  # both opened the app in the lobby
+    group, people, lobby = await joined_lobby(world, ["Ann", "Bob"])
+    pages.opened_by(group, *people)  # both opened the app in the lobby
     await world.tap(group, lobby, people[0], "Start")
     assert all(world.hand(person) is None for person in people), "no hand message: the app is the hand"
     assert "Trump" in table_message(world, group).text, "the group's table shows the game"
 
-    pages.open[chat_of(group)] = {str(people[1].id)}
+    pages.opened_by(group, people[1])
     await resume_on_close(world.service, world.bot.deliver_due)(chat_of(group), str(people[0].id), False)
     await world.settle()
     session = await world.session(group)
@@ -233,9 +244,7 @@ async def test_closing_the_app_with_nothing_held_back_sends_nothing(
     world_factory: Callable[..., World],
 ) -> None:
     pages = Pages()
-    world = app_world(world_factory, pages)
-    await world.start()
-    group, people = await started_game(world, ["Ann", "Bob"])
+    world, group, people = await ann_and_bob_playing(world_factory, pages)
     await world.bot.delivery.marks.flush()  # what was delivered is recorded with the chat
     before = world.fake.calls.copy()
     assert await world.service.app_closed(chat_of(group), str(people[0].id)) == []
@@ -244,10 +253,8 @@ async def test_closing_the_app_with_nothing_held_back_sends_nothing(
 
 async def test_a_page_still_open_elsewhere_resumes_nothing(world_factory: Callable[..., World]) -> None:
     pages = Pages()
-    world = app_world(world_factory, pages)
-    await world.start()
-    group, people = await started_game(world, ["Ann", "Bob"])
-    pages.open[chat_of(group)] = {str(people[0].id), str(people[1].id)}
+    world, group, people = await ann_and_bob_playing(world_factory, pages)
+    pages.opened_by(group, *people)
     for _ in range(4):
         assert await app_move(world, group, people)
     assert await world.service.app_closed(chat_of(group), str(people[0].id)) == []
@@ -257,10 +264,8 @@ async def test_the_group_table_is_edited_only_when_a_bout_is_decided_while_every
     world_factory: Callable[..., World],
 ) -> None:
     pages = Pages()
-    world = app_world(world_factory, pages)
-    await world.start()
-    group, people = await started_game(world, ["Ann", "Bob"])
-    pages.open[chat_of(group)] = {str(person.id) for person in people}
+    world, group, people = await ann_and_bob_playing(world_factory, pages)
+    pages.opened_by(group, *people)
     edited_mid_bout, bouts_decided, table_writes = 0, 0, 0
     for _ in range(30):
         before = writes(world, group)
@@ -282,11 +287,9 @@ async def test_one_player_in_the_chat_keeps_the_table_live_and_their_own_hand(
     world_factory: Callable[..., World],
 ) -> None:
     pages = Pages()
-    world = app_world(world_factory, pages)
-    await world.start()
-    group, people = await started_game(world, ["Ann", "Bob"])
+    world, group, people = await ann_and_bob_playing(world_factory, pages)
     ann, bob = people
-    pages.open[chat_of(group)] = {str(ann.id)}
+    pages.opened_by(group, ann)
     before_ann, before_group = writes(world, ann), writes(world, group)
     for _ in range(6):
         assert await app_move(world, group, people)
@@ -301,10 +304,8 @@ async def test_the_table_still_shows_the_result_when_everyone_played_in_the_app(
     world_factory: Callable[..., World],
 ) -> None:
     pages = Pages()
-    world = app_world(world_factory, pages)
-    await world.start()
-    group, people = await started_game(world, ["Ann", "Bob"])
-    pages.open[chat_of(group)] = {str(person.id) for person in people}
+    world, group, people = await ann_and_bob_playing(world_factory, pages)
+    pages.opened_by(group, *people)
     hands_before = [writes(world, person) for person in people]
     for _ in range(400):
         if not await app_move(world, group, people):

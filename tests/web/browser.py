@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from aiohttp import web
-from playwright.async_api import Browser, Page, Playwright, Position, Route, ViewportSize
+from playwright.async_api import Browser, Page, Playwright, Position, Route, ViewportSize, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from adapters.web.local import WebPlayOptions, bound_port, serve_web_game
@@ -63,6 +64,19 @@ async def launch(playwright: Playwright) -> Browser:
     executable = chromium_path()
     assert executable is not None, NO_CHROMIUM
     return await playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+
+
+@asynccontextmanager
+async def headless_chromium() -> AsyncIterator[Browser]:
+    """A test's browser: Debian's Chromium under playwright, the test skipped where it is not installed."""
+    if chromium_path() is None:
+        pytest.skip(NO_CHROMIUM)
+    async with async_playwright() as playwright:
+        chromium = await launch(playwright)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
 
 
 async def _offline(route: Route) -> None:

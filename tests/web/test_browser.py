@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from adapters.web.links import game_ref
 from adapters.web.local import CHAT_ID, WebPlayOptions
@@ -37,12 +37,10 @@ from tests.bot.harness import Harness
 from tests.bot.stacked import press_move, stacked_game
 from tests.web.browser import (
     CARD_CORNER,
-    NO_CHROMIUM,
     TELEGRAM_SCRIPT,
-    chromium_path,
     deliver_nowhere,
+    headless_chromium,
     is_over,
-    launch,
     local_game,
     my_turn,
     phone_page,
@@ -71,12 +69,8 @@ PLAYER = User("you", "Tess", "en")
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
-    if chromium_path() is None:
-        pytest.skip(NO_CHROMIUM)
-    async with async_playwright() as playwright:
-        chromium = await launch(playwright)
+    async with headless_chromium() as chromium:
         yield chromium
-        await chromium.close()
 
 
 def local_service(fake_redis: Any, seed: int = 7) -> GameService:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 import pytest
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from adapters.telegram.miniapp import MiniApp
 from adapters.telegram.render import URL, render
@@ -32,7 +32,7 @@ from storage.keys import LOCAL, archive_key
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import game_now, press_move, stacked_game
-from tests.web.browser import NO_CHROMIUM, chromium_path, launch, phone_page, serving, telegram_stub
+from tests.web.browser import headless_chromium, phone_page, serving, telegram_stub
 from tests.web.initdata import make_init_data
 from tests.web.pages import ANN, BOB, EVE, TOKEN, auth, current_ref, front_end, served, state_of
 
@@ -221,12 +221,8 @@ async def test_the_page_address_with_a_replay_ref_serves_the_replay_page(
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
-    if chromium_path() is None:
-        pytest.skip(NO_CHROMIUM)
-    async with async_playwright() as playwright:
-        chromium = await launch(playwright)
+    async with headless_chromium() as chromium:
         yield chromium
-        await chromium.close()
 
 
 async def shown_hands(page: Page) -> list[list[str]]:

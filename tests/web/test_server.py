@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from bot.effects import ShowHand, ShowTable
+from bot.effects import Effect, ShowHand, ShowTable
+from bot.inputs import Input
 from bot.payloads import Payload
 from core import Card
 from storage.keys import TELEGRAM
@@ -69,6 +70,32 @@ async def test_a_stale_press_is_refused_with_its_reason(harness: Harness, fake_r
     assert not again["ok"]
     assert again["reason"] == "That button is out of date: use the newest message."
     assert again["state"]["version"] == version == await harness.version()
+
+
+async def test_a_refused_press_is_not_ok_when_another_input_saved_at_the_same_instant(
+    harness: Harness, fake_redis: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await stacked_game(harness, (ANN, BOB), HANDS, trump="AD")
+    front, _ = front_end(harness, fake_redis)
+    handle = harness.service.handle
+
+    async def bob_takes_first(event: Input) -> list[Effect]:
+        monkeypatch.setattr(harness.service, "handle", handle)
+        # Bob's take is saved after the page's press arrived and before the service handles it
+        await harness.press(BOB, take["payload"])
+        return await handle(event)
+
+    async with served(front) as client:
+        ref = await current_ref(harness)
+        actions = (await state_of(client, ANN, ref))["actions"]
+        await press(client, ANN, actions[0]["payload"])
+        [take] = (await state_of(client, BOB, ref))["actions"]
+        version = await harness.version()
+        monkeypatch.setattr(harness.service, "handle", bob_takes_first)
+        stale = await press(client, ANN, actions[1]["payload"])
+    assert not stale["ok"] and "note" not in stale
+    assert stale["reason"] == "That button is out of date: use the newest message."
+    assert stale["state"]["version"] == version + 1 == await harness.version()  # Bob's take only
 
 
 async def test_an_illegal_press_is_refused_with_the_rules_reason(harness: Harness, fake_redis: Any) -> None:
@@ -166,3 +193,16 @@ async def test_the_pages_labels_come_in_the_asked_language(harness: Harness, fak
         russian = await (await client.get("/api/strings", params={"lang": "ru"})).json()
     assert english and english.keys() == russian.keys()
     assert any(russian[label] != english[label] for label in english)
+
+
+async def test_the_page_and_its_files_are_revalidated_after_a_deploy(
+    harness: Harness, fake_redis: Any
+) -> None:
+    front, _ = front_end(harness, fake_redis)
+    async with served(front) as client:
+        page = await client.get("/")
+        script = await client.get("/static/app.js")
+        again = await client.get("/static/app.js", headers={"If-None-Match": script.headers["ETag"]})
+    assert page.status == script.status == 200
+    assert page.headers["Cache-Control"] == script.headers["Cache-Control"] == "no-cache"
+    assert again.status == 304 and again.headers["Cache-Control"] == "no-cache"

@@ -3,10 +3,10 @@
 // the position of the step the slider is on. It reuses the game page's modules (cards, sign-in, Telegram).
 
 import { ApiError, authorization, gameRef, request } from "./api.js";
-import { cardBack, cardFace, SUIT_SYMBOLS } from "./cards.js";
+import { cardFace } from "./cards.js";
 import { h } from "./dom.js";
 import { startInTelegram, telegramWebApp } from "./telegram.js";
-import { messageScreen } from "./views.js";
+import { deck, messageScreen } from "./views.js";
 
 const replay = { data: null, step: 0 };
 
@@ -83,36 +83,10 @@ function seatRow(player, seat, position) {
 }
 
 function felt(position) {
-  const trumpRed = position.trump === "H" || position.trump === "D";
   return h(
     "section",
     { class: "felt replay-felt" },
-    h(
-      "div",
-      { class: "deck" },
-      position.talon > 0 || position.trump_card
-        ? h(
-            "div",
-            { class: "talon", title: label("talon") },
-            position.trump_card ? cardFace(position.trump_card, { className: "trump-card" }) : null,
-            position.talon > 0 ? cardBack("talon-top") : null,
-            h("span", { class: "badge talon-count" }, String(position.talon)),
-          )
-        : null,
-      h(
-        "div",
-        { class: "trump-suit", title: label("trump") },
-        h("span", { class: trumpRed ? "red" : "black" }, SUIT_SYMBOLS[position.trump] || ""),
-      ),
-      position.discard > 0
-        ? h(
-            "div",
-            { class: "discard", title: label("discard") },
-            cardBack("discard-pile"),
-            h("span", { class: "badge discard-count" }, String(position.discard)),
-          )
-        : null,
-    ),
+    deck(position, { talon: label("talon"), trump: label("trump"), discard: label("discard") }),
     h(
       "div",
       { class: "table-cards", style: { "--cols": String(Math.min(Math.max(position.table.length, 1), 3)) } },

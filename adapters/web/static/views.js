@@ -226,36 +226,10 @@ function felt(state, ui, on) {
           .map((a) => a.target)
       : [],
   );
-  const trumpRed = state.trump === "H" || state.trump === "D";
   return h(
     "section",
     { class: "felt" },
-    h(
-      "div",
-      { class: "deck" },
-      state.talon > 0 || state.trump_card
-        ? h(
-            "div",
-            { class: "talon", title: t("Talon") },
-            state.trump_card ? cardFace(state.trump_card, { className: "trump-card" }) : null,
-            state.talon > 0 ? cardBack("talon-top") : null,
-            h("span", { class: "badge talon-count" }, String(state.talon)),
-          )
-        : null,
-      h(
-        "div",
-        { class: "trump-suit", title: t("Trump") },
-        h("span", { class: trumpRed ? "red" : "black" }, SUIT_SYMBOLS[state.trump] || ""),
-      ),
-      state.discard > 0
-        ? h(
-            "div",
-            { class: "discard", title: t("Discarded") },
-            cardBack("discard-pile"),
-            h("span", { class: "badge" }, String(state.discard)),
-          )
-        : null,
-    ),
+    deck(state, { talon: t("Talon"), trump: t("Trump"), discard: t("Discarded") }),
     h(
       "div",
       { class: "table-cards", style: tableColumns(state.table.length) },
@@ -277,6 +251,40 @@ function felt(state, ui, on) {
       }),
     ),
     eventList(state.events),
+  );
+}
+
+/**
+ * The talon with the trump card under it, the trump suit and the discard pile of a state or a replay's
+ * position (``talon``, ``trump``, ``trump_card``, ``discard``); ``titles`` are their translated names.
+ */
+export function deck(pile, titles) {
+  const trumpRed = pile.trump === "H" || pile.trump === "D";
+  return h(
+    "div",
+    { class: "deck" },
+    pile.talon > 0 || pile.trump_card
+      ? h(
+          "div",
+          { class: "talon", title: titles.talon },
+          pile.trump_card ? cardFace(pile.trump_card, { className: "trump-card" }) : null,
+          pile.talon > 0 ? cardBack("talon-top") : null,
+          h("span", { class: "badge talon-count" }, String(pile.talon)),
+        )
+      : null,
+    h(
+      "div",
+      { class: "trump-suit", title: titles.trump },
+      h("span", { class: trumpRed ? "red" : "black" }, SUIT_SYMBOLS[pile.trump] || ""),
+    ),
+    pile.discard > 0
+      ? h(
+          "div",
+          { class: "discard", title: titles.discard },
+          cardBack("discard-pile"),
+          h("span", { class: "badge discard-count" }, String(pile.discard)),
+        )
+      : null,
   );
 }
 
