@@ -4,12 +4,16 @@ Every pairing plays seeded deals; each deal is played once per seat rotation, so
 out. For each pairing it prints the durak rate of each side with a 95% Wilson interval, the number of
 games, the opponents' share of the decided games (the issue's measure, with its interval), and the median and 99th-percentile decision
 time of the AI under test: CPU time of its own process (one core, whatever else runs on the machine) and
-wall time. Quick run: ``python -m bench.ai_tournament --games 20 --hard-games 6``.
+wall time. Quick run: ``python -m bench.ai_tournament --games 20 --hard-games 6``. Paired runs (the same deals and
+seats): ``--outcomes FILE`` for each arm (``--hard-budget N`` for hard's rollout actions), then
+``--compare BEFORE AFTER``; ``--summary FILE`` prints the rows of a run cut short. In team pairings the tested
+side loses when the durak's team does.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import time
@@ -18,7 +22,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from core import Settings, new_game
-from core.ai import make_player
+from core.ai import Player, make_player
+from core.ai.players import HardPlayer
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,11 @@ PAIRINGS = (
     Pairing("2p transfer: hard vs greedy", "transfer", ("hard", "greedy")),
     Pairing("4p transfer: normal vs 3 greedy", "transfer", ("normal", "greedy", "greedy", "greedy")),
     Pairing("4p transfer: hard vs 3 greedy", "transfer", ("hard", "greedy", "greedy", "greedy")),
+    Pairing("2p transfer: hard vs normal", "transfer", ("hard", "normal")),
+    Pairing("4p classic: hard vs 3 normal", "", ("hard", "normal", "normal", "normal")),
+    # teams: seats alternate, so the tested AI's partner sits two seats on; a side loses together
+    Pairing("4p teams: hard+hard vs normal+normal", "teams", ("hard", "normal", "hard", "normal")),
+    Pairing("4p teams: hard+greedy vs normal+normal", "teams", ("hard", "normal", "greedy", "normal")),
 )
 
 
@@ -57,13 +67,21 @@ class GameOutcome:
     wall_ms: list[float] = field(default_factory=list)
 
 
-def play_one(pairing: Pairing, index: int) -> GameOutcome:
-    """Deal ``index // n`` with the tested AI in seat ``index % n``; time only the tested AI's decisions."""
+def play_one(pairing: Pairing, index: int, hard_budget: int | None = None) -> GameOutcome:
+    """Deal ``index // n`` with the tested AI in seat ``index % n``; time only the tested AI's decisions (in a
+    team game, those of its side's seats playing its level). The result is the tested side's: in a team
+    game, the durak's whole team loses. ``hard_budget`` sets the hard AI's rollout actions (paired runs)."""
     n = len(pairing.seats)
     deal, rotation = divmod(index, n)
     levels = [pairing.seats[(seat - rotation) % n] for seat in range(n)]
     tested_seat = rotation
-    players = [make_player(level, seed=deal * 10 + seat) for seat, level in enumerate(levels)]
+    players = [_player(level, deal * 10 + seat, hard_budget) for seat, level in enumerate(levels)]
+    teams = "teams" in pairing.words.split()
+    timed = {
+        s
+        for s in range(n)
+        if s == tested_seat or (teams and s % 2 == tested_seat % 2 and levels[s] == levels[tested_seat])
+    }
     game = new_game(
         Settings.from_words(pairing.words), [f"{lv}{i}" for i, lv in enumerate(levels)], seed=deal
     )
@@ -74,14 +92,21 @@ def play_one(pairing: Pairing, index: int) -> GameOutcome:
         view = game.view(seat)
         cpu, wall = time.process_time(), time.perf_counter()
         action = players[seat].choose(view, game.log)
-        if seat == tested_seat:
+        if seat in timed:
             outcome.cpu_ms.append((time.process_time() - cpu) * 1000)
             outcome.wall_ms.append((time.perf_counter() - wall) * 1000)
         game = game.apply(seat, action)
-    durak = game.result.durak if game.result is not None else None
-    outcome.durak_is_tested = durak == tested_seat
-    outcome.durak_is_other = durak is not None and durak != tested_seat
+    result = game.result
+    losers = set(result.losers) if result is not None and result.durak is not None else set()
+    outcome.durak_is_tested = tested_seat in losers
+    outcome.durak_is_other = bool(losers) and tested_seat not in losers
     return outcome
+
+
+def _player(level: str, seed: int, hard_budget: int | None) -> Player:
+    if level == "hard" and hard_budget is not None:
+        return HardPlayer(seed=seed, rollout_actions=hard_budget)
+    return make_player(level, seed=seed)
 
 
 def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -107,11 +132,20 @@ def rate(count: int, games: int) -> str:
     return f"{count / games:.0%} [{low:.0%}–{high:.0%}]"
 
 
-def run_pairing(pairing: Pairing, games: int, jobs: int) -> str:
+def run_pairing(
+    pairing: Pairing, games: int, jobs: int, hard_budget: int | None = None, outcomes_to: str = ""
+) -> str:
     n = len(pairing.seats)
     games = max(n, games - games % n)  # whole rotations only
+    outcomes: list[GameOutcome] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        outcomes = list(pool.map(play_one, [pairing] * games, range(games)))
+        for index, o in enumerate(pool.map(play_one, [pairing] * games, range(games), [hard_budget] * games)):
+            outcomes.append(o)
+            if outcomes_to:  # as each game ends, so that a run cut short still tells its games
+                with open(outcomes_to, "a", encoding="utf-8") as out:
+                    row = {"pairing": pairing.name, "game": index, "tested": o.durak_is_tested,
+                           "other": o.durak_is_other, "cpu_ms": [round(t, 1) for t in o.cpu_ms]}  # fmt: skip
+                    out.write(json.dumps(row) + "\n")
     tested = sum(o.durak_is_tested for o in outcomes)
     others = sum(o.durak_is_other for o in outcomes)
     decided = tested + others
@@ -137,13 +171,80 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hard-games", type=int, default=100, help="games per pairing with the hard AI")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--only", default="", help="run only pairings whose name contains this text")
+    parser.add_argument("--hard-budget", type=int, default=None, help="the hard AI's rollout actions")
+    parser.add_argument("--outcomes", default="", help="append each game's result to this JSON-lines file")
+    parser.add_argument(
+        "--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="paired comparison of two --outcomes files"
+    )
+    parser.add_argument(
+        "--summary", metavar="OUTCOMES", help="the table rows of an --outcomes file (even a partial one)"
+    )
     args = parser.parse_args(argv)
+    if args.compare:
+        print(compare(*args.compare))
+        return
+    if args.summary:
+        print(HEADER)
+        print(summary(args.summary))
+        return
     print(HEADER, flush=True)
     for pairing in PAIRINGS:
         if args.only and args.only not in pairing.name:
             continue
         games = args.hard_games if pairing.uses_hard else args.games
-        print(run_pairing(pairing, games, args.jobs), flush=True)
+        print(run_pairing(pairing, games, args.jobs, args.hard_budget, args.outcomes), flush=True)
+
+
+def compare(before_path: str, after_path: str) -> str:
+    """Per pairing, the games both files played (the same deals and seats): the opponents' share of decided
+    games before and after, and how many games changed each way (the tested side's result)."""
+
+    def read(path: str) -> dict[tuple[str, int], int]:
+        results = {}
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                row = json.loads(line)
+                results[(row["pairing"], row["game"])] = -1 if row["tested"] else (1 if row["other"] else 0)
+        return results
+
+    before, after = read(before_path), read(after_path)
+    rows = [
+        "| pairing | paired games | before: opponents' share of decided | after | better | worse |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in dict.fromkeys(name for name, _ in after):
+        games = sorted(g for (p, g) in after if p == name and (p, g) in before)
+        if not games:
+            continue
+        b = [before[(name, g)] for g in games]
+        a = [after[(name, g)] for g in games]
+        better = sum(x > y for x, y in zip(a, b, strict=True))
+        worse = sum(x < y for x, y in zip(a, b, strict=True))
+        shares = [
+            rate(r.count(1), r.count(1) + r.count(-1)) if r.count(1) + r.count(-1) else "n/a" for r in (b, a)
+        ]
+        rows.append(f"| {name} | {len(games)} | {shares[0]} | {shares[1]} | {better} | {worse} |")
+    return "\n".join(rows)
+
+
+def summary(path: str) -> str:
+    """The table rows of the games in an --outcomes file (CPU time only: the file keeps no wall time)."""
+    rows: dict[str, list[dict[str, object]]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            rows.setdefault(row["pairing"], []).append(row)
+    out = []
+    for name, games in rows.items():
+        tested = sum(bool(g["tested"]) for g in games)
+        others = sum(bool(g["other"]) for g in games)
+        cpu = [float(t) for g in games for t in g.get("cpu_ms", [])]  # type: ignore[attr-defined]
+        share = rate(others, tested + others) if tested + others else "n/a"
+        timing = f"{statistics.median(cpu):.1f} / {percentile(cpu, 0.99):.1f}" if cpu else "n/a"
+        out.append(
+            f"| {name} | {len(games)} | {rate(tested, len(games))} | {rate(others, len(games))} | {share} | {timing} | n/a |"
+        )
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -208,7 +208,8 @@ def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, cod
                     Reply(ctx.chat_id, message([line(_("Only the creator or an admin can cancel."))]))
                 )
             return lobby_logic.game_cancelled(ctx, header, user)
-    return show(Reply(ctx.chat_id, message([line(_("There is no open lobby. Start one with /newgame."))])))
+    text = _("There is no open lobby. Start one with {command}.").format(command=ctx.spelled("newgame"))
+    return show(Reply(ctx.chat_id, message([line(text)])))
 
 
 def _pressed(code: str) -> Decide:
@@ -225,7 +226,8 @@ def lobby_button(code: str) -> Handler:
 
 def _unknown(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
     _ = ctx.tr(command.user.lang)._
-    return show(Reply(ctx.chat_id, message([line(_("Unknown command. Try /help."))])))
+    text = _("Unknown command. Try {command}.").format(command=ctx.spelled("help"))
+    return show(Reply(ctx.chat_id, message([line(text)])))
 
 
 unknown = decided(_unknown)

@@ -236,14 +236,16 @@ def offered_in(place: Place) -> tuple[CommandSpec, ...]:
     return tuple(spec for spec in COMMANDS if place in spec.places)
 
 
-def spelled(name: str, platform: str, option: str, value: str) -> str:
-    """A command with one option as a reply names it to the people of ``platform``: typed on Telegram and in
-    the terminal (``/stats season=1``), a subcommand of ``/durak`` whose option is filled in on Discord
-    (``/durak stats season:1``, Discord's own way of showing it)."""
+def spelled(name: str, platform: str, option: str = "", value: str = "") -> str:
+    """A command, with at most one option, as a reply names it to the people of ``platform``: typed on
+    Telegram and in the terminal (``/newgame``, ``/stats season=1``), a subcommand of ``/durak`` whose option
+    is filled in on Discord (``/durak new``, ``/durak stats season:1``, Discord's own way of showing it)."""
     spec = _BY_NAME[name]
     if platform == Place.DISCORD.value and spec.discord is not None:
-        return f"/durak {spec.discord.name} {option}:{value}"
-    return f"/{spec.name} {option}={value}"
+        command, separator = f"/durak {spec.discord.name}", ":"
+    else:
+        command, separator = f"/{spec.name}", "="
+    return f"{command} {option}{separator}{value}" if option else command
 
 
 def names_with(who: Who) -> tuple[str, ...]:

@@ -26,6 +26,13 @@ class ServiceConfig:
     app_platforms: frozenset[str] = frozenset()  # platforms whose chats offer the web app (app_screens)
 
 
+def spelled_in(chat: ChatRef, command: str) -> str:
+    """``command`` as ``chat``'s platform offers it (`bot.commands.spelled`): ``/durak new`` on Discord."""
+    from bot.commands import spelled  # the table imports the handlers, which are given contexts
+
+    return spelled(command, chat.platform)
+
+
 @dataclass(frozen=True)
 class Context:
     chat: ChatRef
@@ -53,6 +60,10 @@ class Context:
     def opens_app(self) -> bool:
         """This chat's table and hands offer the web app ("Open table"): its platform has one configured."""
         return self.chat.platform in self.config.app_platforms
+
+    def spelled(self, command: str) -> str:
+        """``command`` as this chat's platform offers it, for a reply to name: ``/durak new`` on Discord."""
+        return spelled_in(self.chat, command)
 
     def tr(self, lang: str | None = None) -> Translator:
         return translator(lang or self.chat_lang)

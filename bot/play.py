@@ -570,7 +570,9 @@ def hint_for(ctx: Context, session: ChatSession | None, user: User, private: boo
         return show(Reply(ctx.chat_id, message([line(text)])))
     if not isinstance(header, Playing) or game is None or seat_of(header, user.id) is None:
         # asked where a group game's hand is shown, most likely: that game is not a practice game
-        text = _("Hints are for practice games against the AI: start one here with /newgame.")
+        text = _("Hints are for practice games against the AI: start one here with {command}.").format(
+            command=ctx.spelled("newgame")
+        )
         return show(Reply(ctx.chat_id, message([line(text)])))
     seat_no = seat_of(header, user.id)
     assert seat_no is not None

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from pydantic import ValidationError
 
+from bot.context import spelled_in
 from bot.effects import Effect, Reply
 from bot.i18n import translator
 from bot.render.text import line, message
@@ -75,8 +76,8 @@ async def set_aside(
     )  # fmt: skip
     _ = translator(record.lang)._
     text = _(
-        "The game in this chat could not be restored, so it was set aside. Start a new one with /newgame."
-    )
+        "The game in this chat could not be restored, so it was set aside. Start a new one with {command}."
+    ).format(command=spelled_in(chat, "newgame"))
     notes.append(Reply(chat.chat_id, message([line(text)])))
     return replace(record, version=moved, state=None)
 
@@ -117,8 +118,8 @@ async def with_usable_defaults(
         _ = translator(record.lang)._
         text = _(
             "These default rules of this chat no longer work and were dropped: {words}. "
-            "An admin can set new ones with /settings."
-        ).format(words=", ".join(shown))
+            "An admin can set new ones with {command}."
+        ).format(words=", ".join(shown), command=spelled_in(chat, "settings"))
         notes.append(Reply(chat.chat_id, message([line(text)])))
     return replace(record, settings=kept or None)
 

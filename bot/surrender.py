@@ -103,7 +103,9 @@ def confirmed(ctx: Context, session: ChatSession, user: User, payload: Payload) 
         text = _("Only {name} can confirm this surrender.").format(name=header.seats[question.seat].name)
         return show(Alert(user.id, text, show_alert=True))
     if ctx.now - asked_at > CONFIRM_SECONDS:
-        text = _("This confirmation has expired: send /leave again if you still want to surrender.")
+        text = _(
+            "This confirmation has expired: send {command} again if you still want to surrender."
+        ).format(command=ctx.spelled("leave"))
         return show(Alert(user.id, text, show_alert=True))
     if game.is_out(seat_no):
         return show(Alert(user.id, _("You are already out of the game."), show_alert=True))

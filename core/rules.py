@@ -227,7 +227,10 @@ def _decide_result(game: Game) -> bool:
         return True
     losers = tuple(s for s in range(n) if game.team_of(s) == game.team_of(active[0]))
     reason = "last_team" if game.settings.teams else "last_holder"
-    _finish(game, Result(durak=active[0], draw=False, order_out=game.out, reason=reason, losers=losers))
+    # rules.md §7.5: of several partners still holding cards, the one with the most is named (the lowest seat
+    # on a tie: `max` keeps the first of equals); that seat decides the next game's opener
+    durak = max(active, key=lambda s: game.hand_masks[s].bit_count())
+    _finish(game, Result(durak=durak, draw=False, order_out=game.out, reason=reason, losers=losers))
     return True
 
 

@@ -11,11 +11,15 @@ a plain card could cover some waiting card; leading a trump while holding a plai
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from core.actions import ATTACKS, COVERS, PASS, TAKE, Action, Kind
 from core.cards import BEATERS, SUIT_MASK, bits
 from core.state import Game, Phase
 from core.view import View
+
+if TYPE_CHECKING:
+    from core.ai.fastsim import Sim
 
 
 def _trump_last(action: Action, trump: str) -> tuple[bool, int, int]:
@@ -43,9 +47,9 @@ def greedy_choice(view: View) -> Action:
     return legal[0]  # nothing but an out-of-turn exchange is allowed
 
 
-def greedy_move(game: Game, seat: int) -> Action:
-    """`greedy_choice` for the seat to act in a `Game`, on card masks: the same choice, a few times faster
-    (search plays greedy opponents with it)."""
+def greedy_move(game: Game | Sim, seat: int) -> Action:
+    """`greedy_choice` for the seat to act in a `Game` (or the rollout simulator), on card masks: the same
+    choice, a few times faster (search plays greedy opponents with it)."""
     hand = game.hand_masks[seat]
     trump = game.trump_index
     plain = ~SUIT_MASK[trump]

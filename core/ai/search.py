@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from core.actions import Action, Kind
 from core.ai.baselines import greedy_move
 from core.ai.determinize import sample_game
+from core.ai.fastsim import OVER, Sim
 from core.ai.knowledge import Knowledge
-from core.ai.normal import decide
-from core.ai.situation import Situation, card_value
-from core.rules import apply_action
-from core.state import Game, Phase
+from core.ai.normal import normal_move
+from core.ai.situation import card_value
+from core.state import Game
 from core.view import View
 
 LAST = 100  # sorts after every card value
@@ -33,29 +33,35 @@ ROLLOUT_CAP = 600  # actions; a rollout longer than this is scored as a draw
 PRUNE_EVERY = 6  # worlds between two prunings of clearly worse candidates
 PRUNE_MARGIN = 0.2
 ROLLOUT_NOISE = 0.0  # share of random actions in rollouts
+# what a sampled world and the start of a rollout cost, in simulated actions (25 us and 5 us; an action is about
+# 4.6 us): where rollouts are a few actions long (the last bout of a 4-player game), thousands of worlds would
+# otherwise fit the budget, and a decision took 465 ms instead of about 130
+WORLD_COST = 6
+ROLLOUT_COST = 2  # the candidate's own action and the copy of the world
 
 
 def rollout(
-    game: Game, seat: int, rng: random.Random | None = None, draw: float = 1.0, greedy_seats: int = 0
+    game: Game | Sim, seat: int, rng: random.Random | None = None, draw: float = 1.0, greedy_seats: int = 0
 ) -> tuple[float, int]:
     """Play the world to its end with the normal rules (greedy's for the seats in the mask ``greedy_seats``);
-    (score, actions). The score is 0.0 when ``seat`` is the durak, ``draw`` when nobody is, else 1.0. With
-    ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a random legal one instead."""
+    (score, actions). The score is 0.0 when ``seat`` is the durak (or on the losing team), ``draw`` when
+    nobody is, else 1.0. With ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a random legal one
+    instead. A `Sim` is played in place; a `Game` is left as it is."""
+    sim = Sim.from_game(game) if isinstance(game, Game) else game
     steps = 0
     noise = ROLLOUT_NOISE if rng is not None else 0.0
-    while game.phase is not Phase.OVER and steps < ROLLOUT_CAP:
-        actor = game.to_act
-        assert actor is not None
+    while sim.phase is not OVER and steps < ROLLOUT_CAP:
+        actor = sim.to_act
         if noise and rng is not None and rng.random() < noise:
-            legal = [a for a in game.legal_actions(actor) if a.kind.value != "e"]
+            legal = [a for a in sim.legal_actions(actor) if a.kind is not Kind.EXCHANGE]
             action = legal[int(rng.random() * len(legal))]
         elif greedy_seats >> actor & 1:
-            action = greedy_move(game, actor)
+            action = greedy_move(sim, actor)
         else:
-            action = decide(Situation.from_game(game, actor))
-        game = apply_action(game, actor, action)
+            action = normal_move(sim, actor)
+        sim.apply(actor, action)
         steps += 1
-    return score(game, seat, draw), steps
+    return sim.score(seat, draw), steps
 
 
 def score(game: Game, seat: int, draw: float = 1.0) -> float:
@@ -81,9 +87,13 @@ def monte_carlo(
     prune: bool = True,
     draw: float = 1.0,
     greedy_seats: int = 0,
+    world_cost: int = 0,
+    rollout_cost: int = 1,
 ) -> dict[Action, float]:
     """Each candidate's estimated chance that ``k.seat`` is not the durak (a draw counted as ``draw``), within
-    ``budget`` actions; rollouts play the seats in ``greedy_seats`` as greedy."""
+    ``budget`` actions; rollouts play the seats in ``greedy_seats`` as greedy. Each world is charged
+    ``world_cost`` actions and each rollout ``rollout_cost`` besides its own (hard: `WORLD_COST`,
+    `ROLLOUT_COST`; normal's small search keeps counting only the actions, as it was measured)."""
     seat = k.seat
     wins = dict.fromkeys(candidates, 0.0)
     tries = dict.fromkeys(candidates, 0)
@@ -91,15 +101,18 @@ def monte_carlo(
     spent = 0
     worlds = 0
     while worlds == 0 or spent + spent / worlds <= budget:  # stop before a world would overrun
-        world = sample_game(view, k, rng)
+        world = Sim.from_game(sample_game(view, k, rng))
         worlds += 1
+        spent += world_cost
         noise_seed = rng.random()
         for action in alive:  # the same noise for every candidate in a world: a paired comparison
-            after = apply_action(world, seat, action)
-            value, steps = rollout(after, seat, random.Random(noise_seed), draw, greedy_seats)
+            after = world.copy()
+            after.apply(seat, action)
+            noise = random.Random(noise_seed) if ROLLOUT_NOISE else None
+            value, steps = rollout(after, seat, noise, draw, greedy_seats)
             wins[action] += value
             tries[action] += 1
-            spent += steps + 1
+            spent += steps + rollout_cost
         if prune and len(alive) > 2 and worlds % PRUNE_EVERY == 0:
             best = max(wins[a] / tries[a] for a in alive)
             alive = [a for a in alive if wins[a] / tries[a] + PRUNE_MARGIN >= best]
@@ -120,12 +133,12 @@ class _Solver:
         self.nodes = 0
         self.memo: dict[tuple[object, ...], bool] = {}
 
-    def safe(self, game: Game) -> bool:
-        if game.phase is Phase.OVER:
-            return score(game, self.seat, 0.0 if self.strict else 1.0) == 1.0
+    def safe(self, game: Sim) -> bool:
+        if game.phase is OVER:
+            return game.score(self.seat, 0.0 if self.strict else 1.0) == 1.0
         key = (
-            game.hand_masks, game.attacks, game.covers, game.phase, game.to_act, game.attacker,
-            game.defender, game.passed, game.defender_limit, game.out,
+            tuple(game.hand_masks), tuple(game.attacks), tuple(game.covers), game.phase, game.to_act,
+            game.attacker, game.defender, game.passed, game.defender_limit, game.out,
         )  # fmt: skip
         known = self.memo.get(key)
         if known is not None:
@@ -134,18 +147,17 @@ class _Solver:
         if self.nodes > self.budget:
             raise OutOfBudget
         actor = game.to_act
-        assert actor is not None
         mine = actor == self.seat
         value = not mine
         for action in self.ordered(game, actor):
-            if self.safe(apply_action(game, actor, action)) == mine:
+            if self.safe(_after(game, actor, action)) == mine:
                 value = mine
                 break
         self.memo[key] = value
         return value
 
     @staticmethod
-    def ordered(game: Game, actor: int) -> list[Action]:
+    def ordered(game: Sim, actor: int) -> list[Action]:
         """Cheapest card first, taking or passing last: on 60 endgames this needed 78% of the nodes and 58%
         of the time of asking the normal rules for the first move at every node."""
         trump = game.trump_index
@@ -153,21 +165,30 @@ class _Solver:
         return sorted(legal, key=lambda a: card_value(a.card_id, trump) if a.card_id >= 0 else LAST)
 
 
+def _after(game: Sim, seat: int, action: Action) -> Sim:
+    """A copy of ``game`` with ``action`` played."""
+    child = game.copy()
+    child.apply(seat, action)
+    return child
+
+
 def solve_endgame(
-    game: Game, seat: int, candidates: Sequence[Action], budget: int, draw: float = 1.0
+    game: Game | Sim, seat: int, candidates: Sequence[Action], budget: int, draw: float = 1.0
 ) -> dict[Action, float] | None:
     """1.0 or 0.0 per candidate (a certain escape or a certain loss), or None past ``budget`` nodes. With
-    ``draw`` below 1.0, an escape that cannot force a win is worth ``draw`` (when the nodes left suffice)."""
+    ``draw`` below 1.0, an escape that cannot force a win is worth ``draw`` (when the nodes left suffice).
+    It searches on the rollout simulator (the same rules, a copy and a move in place per node)."""
+    root = Sim.from_game(game) if isinstance(game, Game) else game
     solver = _Solver(seat, budget)
     try:
-        values = {a: 1.0 if solver.safe(apply_action(game, seat, a)) else 0.0 for a in candidates}
+        values = {a: 1.0 if solver.safe(_after(root, seat, a)) else 0.0 for a in candidates}
     except OutOfBudget:
         return None
     escapes = [a for a in candidates if values[a]]
     if draw < 1.0 and len(escapes) > 1:
         strict = _Solver(seat, budget - solver.nodes, strict=True)
         with contextlib.suppress(OutOfBudget):  # out of nodes: every escape stays at 1.0
-            values.update({a: 1.0 if strict.safe(apply_action(game, seat, a)) else draw for a in escapes})
+            values.update({a: 1.0 if strict.safe(_after(root, seat, a)) else draw for a in escapes})
     return values
 
 

@@ -15,6 +15,7 @@ from core.state import Game, Phase
 from core.view import View
 
 if TYPE_CHECKING:  # knowledge imports the normal rules, which import this module
+    from core.ai.fastsim import Sim
     from core.ai.knowledge import Knowledge
 
 TRUMP_BONUS = 13  # a trump outranks every plain card
@@ -36,12 +37,12 @@ class Situation:
     seat: int
     hand: int
     phase: Phase
-    attacks: tuple[int, ...]
-    covers: tuple[int, ...]
+    attacks: Sequence[int]
+    covers: Sequence[int]
     table_ranks: int
     trump: int
     talon_size: int
-    sizes: tuple[int, ...]  # hand sizes from a view, or hand masks from a game
+    sizes: Sequence[int]  # hand sizes from a view, or hand masks from a game
     attacker: int
     defender: int
     limit: int
@@ -74,7 +75,8 @@ class Situation:
         return sit
 
     @staticmethod
-    def from_game(game: Game, seat: int) -> Situation:
+    def from_game(game: Game | Sim, seat: int) -> Situation:
+        """From a world where every hand is known: the engine's `Game` or the rollout simulator's `Sim`."""
         sit = object.__new__(Situation)
         sit.seat = seat
         hands = game.hand_masks

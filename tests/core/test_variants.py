@@ -58,6 +58,20 @@ def test_the_last_team_holding_cards_loses_together() -> None:
     assert game.result.durak == 3 and game.result.order_out == (1, 0, 2)
 
 
+def test_the_losing_partner_holding_the_most_cards_is_named_durak() -> None:
+    game = game_with(
+        ["JS JC JD QS QC QD", "KS KC KD AS AC AD", "9S 9C 9D TS TC TD", "TH 9H JH QH KH AH"],
+        settings="deck=24 teams",
+        opener=2,
+    )
+    game = play(game, "2 a:9S", "3 c:0:TH", "2 a:9C", "3 t", "2 a:9D", "2 a:TS", "2 a:TC", "2 a:TD")
+    game = play(game, "0 a:JS", "1 c:0:KS", "0 a:JC", "1 t", "0 a:JD")
+    game = play(game, "3 a:9S", "0 c:0:QS", "3 a:9C", "0 c:1:QC", "3 p", "0 a:QD", "1 c:0:KD")
+    assert game.result is not None and game.result.losers == (1, 3)
+    assert (game.hand_size(1), game.hand_size(3)) == (8, 10)
+    assert game.result.durak == 3, "the partner with more cards is the durak, not the lower seat"
+
+
 def test_a_team_surrender_loses_for_the_whole_team() -> None:
     game = team_game().apply(2, "s")
     assert game.result is not None and game.result.losers == (0, 2)
