@@ -11,13 +11,15 @@ Every Bot API call is counted in the metrics by the transport (adapters/telegram
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
 from telegram import BotCommand
+from telegram.error import NetworkError
 from telegram.ext import Application, ApplicationBuilder
 
 from adapters.telegram.delivery import Delivery
@@ -40,8 +42,25 @@ from bot.timers import Deliveries, run_timers
 
 log = logging.getLogger("durak.telegram")
 
+START_RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)  # seconds between tries; the last one repeats
+
 ALLOWED_UPDATES = ["message", "callback_query"]
 COMMAND_LANGUAGES = ("", "ru", "it")  # "" is every other language: English
+
+
+async def connected(application: Application, delays: Sequence[float]) -> None:  # type: ignore[type-arg]
+    """Initialise the application (its getMe), trying again while Telegram cannot be reached.
+
+    A network error or a 5xx at start-up is an outage like one later on: it is waited out with one log line
+    a try, never ended with a traceback. A refused token raises at once (`durak-bot run` names the setting)."""
+    for attempt in itertools.count():
+        try:
+            await application.initialize()
+            return
+        except NetworkError as error:
+            delay = delays[min(attempt, len(delays) - 1)]
+            log.warning("Telegram cannot be reached (%s); trying again in %g s", error, delay)
+            await asyncio.sleep(delay)
 
 
 def bot_commands(lang: str) -> list[BotCommand]:
@@ -70,6 +89,7 @@ class TelegramBot:
         if not config.telegram_token:
             raise ValueError("TELEGRAM_TOKEN is not set")
         self.config, self.service, self.store = config, service, store
+        self.start_retry_delays: Sequence[float] = START_RETRY_DELAYS
         api = config.telegram_api_url.rstrip("/")
         self.application: Application = (  # type: ignore[type-arg]
             ApplicationBuilder()
@@ -133,7 +153,7 @@ class TelegramBot:
         ``own_timer_loop``: run a turn-timer loop here (tests, or a process serving only Telegram without
         `bot.main`); otherwise register with the process's loop."""
         application = self.application
-        await application.initialize()
+        await connected(application, self.start_retry_delays)
         self.delivery.bot_username = application.bot.username
         await self.publish_commands()
         await application.start()

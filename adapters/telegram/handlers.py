@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import replace
 
 from telegram import CallbackQuery, Chat, Message, Update
@@ -33,6 +34,7 @@ from bot.adapter import MessageMemory
 from bot.commands import NEWGAME, Place, Who, names_with, offered_in
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
+from bot.lru import LRU
 from bot.outbox import TABLE_SHOWN
 from bot.private_chat import lobby_opened
 from bot.render.text import line, message
@@ -43,6 +45,7 @@ log = logging.getLogger("durak.telegram")
 
 COMMANDS = tuple(spec.name for spec in offered_in(Place.TELEGRAM))  # the names the bot listens to
 ADMIN_COMMANDS = names_with(Who.ADMIN)  # only these ask Telegram who administers the chat
+ADMIN_KNOWN_FOR = 60.0  # seconds an answer of getChatMember is reused: a flood of /settings asks once
 OPENS_LOBBY = NEWGAME.names
 ANSWER_WITHIN = 0.6  # seconds: past this the press is answered empty (the spinner stops) and the move goes on
 MAX_ALERT = 200
@@ -68,6 +71,7 @@ class Handlers:
         self.memory = memory
         self.delivery = delivery
         self._migrations: dict[str, asyncio.Task[None]] = {}
+        self._admins: LRU[tuple[int, int], tuple[float, bool]] = LRU(10_000)  # (chat, user) -> (when, admin)
 
     def register(self, application: Application) -> None:  # type: ignore[type-arg]
         only_new = filters.UpdateType.MESSAGE
@@ -112,12 +116,17 @@ class Handlers:
     async def is_admin(self, chat: Chat, sender: TelegramUser, msg: Message) -> bool:
         if msg.sender_chat is not None and msg.sender_chat.id == chat.id:
             return True  # an anonymous admin writes as the group itself
+        known = self._admins.touch((chat.id, sender.id))
+        if known is not None and time.monotonic() - known[0] < ADMIN_KNOWN_FOR:
+            return known[1]
         try:
             member = await chat.get_member(sender.id)
         except TelegramError as error:
             log.warning("getChatMember %s/%s failed: %s", chat.id, sender.id, error)
             return False
-        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        self._admins[(chat.id, sender.id)] = (time.monotonic(), admin)
+        return admin
 
     @staticmethod
     def alerts_to_private(effects: list[Effect], user: User, home: str = "") -> list[Effect]:

@@ -89,6 +89,7 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.webhook_attempts = 60
         self.max_long_poll = 50.0
         self.held_methods: set[str] = set()  # calls of these wait, unanswered, until `release` (see `hold`)
+        self.outage: dict[str, int] = {}  # method -> how many of its next calls answer 502 Bad Gateway
         self.held_calls = 0  # calls waiting right now
         self._released = asyncio.Event()
         self._next_update_id = 1
@@ -148,6 +149,9 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
                 raise ApiError(401, "Unauthorized")
             if entry is None:
                 raise ApiError(404, f"Not Found: method {method} is not implemented by the fake")
+            if self.outage.get(name, 0) > 0:  # Telegram's front during an outage
+                self.outage[name] -= 1
+                raise ApiError(502, "Bad Gateway")
             if name in self.held_methods:
                 await self._held()
             result = entry[1](self, params)

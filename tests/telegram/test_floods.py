@@ -156,3 +156,12 @@ async def test_the_result_and_the_final_table_go_ahead_of_waiting_replies(
     assert max(table_edit, result) <= 2, [str(r.params.get("text"))[:40] for r in after[:4]]
     assert table_edit < result, "the table shows the end, then the result is posted"
     assert any(r.method == "sendMessage" for r in after[result + 1 :]), "replies were still waiting"
+
+
+async def test_a_flood_of_admin_commands_asks_telegram_who_is_admin_once_a_minute(
+    game: tuple[World, FakeChat, list[FakeUser], FakeUser],
+) -> None:
+    world, group, (ann, _bob), _eve = game
+    asked = world.fake.calls["getChatMember"]
+    await flood(world, group, ann, "/settings")  # Ann owns the group: each /settings needs her admin status
+    assert world.fake.calls["getChatMember"] - asked == 1
