@@ -81,15 +81,7 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
         hand = ShowHand(
             ctx.chat_id,
             user.id,
-            render_hand(
-                header,
-                game.view(seat_no),
-                ctx.chat_id,
-                tr,
-                clock_drawn_at(header, game),
-                ctx.hand_layout,
-                ctx.opens_app,
-            ),
+            hand_message(ctx, header, game, seat_no, tr),
             header.game_id,
         )
         decision = show(hand, Alert(user.id, ""))
@@ -141,15 +133,7 @@ def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
 def current_hand(ctx: Context, header: Playing, game: Game, seat_no: int) -> ShowHand:
     """A person's hand as the stored game draws it now, in their language (as `screen_changes` draws it)."""
     seat = header.seats[seat_no]
-    message = render_hand(
-        header,
-        game.view(seat_no),
-        ctx.chat_id,
-        ctx.tr(seat.lang),
-        clock_drawn_at(header, game),
-        ctx.hand_layout,
-        ctx.opens_app,
-    )
+    message = hand_message(ctx, header, game, seat_no, ctx.tr(seat.lang))
     return ShowHand(ctx.chat_id, seat.user_id, message, header.game_id)
 
 
@@ -285,6 +269,19 @@ def next_deadline(ctx: Context, header: Playing, game: Game) -> tuple[Playing, f
     return header, header.turn_deadline - (pending[0] if pending else 0.0)
 
 
+def hand_message(ctx: Context, header: Playing, game: Game, seat_no: int, tr: Translator) -> Message:
+    """Seat ``seat_no``'s hand as the chat draws it now: its clock, layout and app button."""
+    return render_hand(
+        header,
+        game.view(seat_no),
+        ctx.chat_id,
+        tr,
+        clock_drawn_at(header, game),
+        ctx.hand_layout,
+        ctx.opens_app,
+    )
+
+
 def clock_drawn_at(header: Playing, game: Game) -> float | None:
     """The moment the acting hand's time left is drawn for: the turn's start, or its last refresh; never the
     moment of drawing, so a hand drawn again (a catch-up, "My hand") is the one delivered (`bot.outbox`)."""
@@ -355,30 +352,14 @@ def screen_changes(
             if drawn is not None:  # a hand without buttons showing the same cards: nothing to draw or send
                 drawn[(seat_no, tr.lang)] = kept
             continue
-        new = render_hand(
-            header,
-            game.view(seat_no),
-            ctx.chat_id,
-            tr,
-            clock_drawn_at(header, game),
-            ctx.hand_layout,
-            ctx.opens_app,
-        )
+        new = hand_message(ctx, header, game, seat_no, tr)
         if drawn is not None:
             drawn[(seat_no, tr.lang)] = new
         if same_game:
             assert isinstance(old_header, Playing) and old_game is not None
             old = old_drawn.get((seat_no, tr.lang))
             if old is None:
-                old = render_hand(
-                    old_header,
-                    old_game.view(seat_no),
-                    ctx.chat_id,
-                    tr,
-                    clock_drawn_at(old_header, old_game),
-                    ctx.hand_layout,
-                    ctx.opens_app,
-                )
+                old = hand_message(ctx, old_header, old_game, seat_no, tr)
             if old == new:
                 continue
         effects.append(

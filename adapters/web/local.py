@@ -18,6 +18,7 @@ from typing import TextIO
 from aiohttp import web
 
 from adapters.local.screen import find_button
+from adapters.local.terminal import PlayOptions
 from adapters.web.links import game_ref
 from adapters.web.server import WebFrontEnd
 from adapters.web.sessions import LocalSessions, Viewer
@@ -38,11 +39,9 @@ HOST = "127.0.0.1"
 
 
 @dataclass(frozen=True)
-class WebPlayOptions:
-    words: str = ""
-    players: int = 2
-    ai: str = "normal"
-    lang: str = "en"
+class WebPlayOptions(PlayOptions):
+    """The terminal game's options, and where the page is served."""
+
     port: int = 0  # 0: any free port
     browser: bool = True
 
