@@ -6,7 +6,7 @@ games, the opponents' share of the decided games (the issue's measure, with its 
 time of the AI under test: CPU time of its own process (one core, whatever else runs on the machine) and
 wall time. Quick run: ``python -m bench.ai_tournament --games 20 --hard-games 6``. Paired runs (the same deals and
 seats): ``--outcomes FILE`` for each arm (``--hard-budget N`` for hard's rollout actions), then
-``--compare BEFORE AFTER``; ``--summary FILE`` prints the rows of a run cut short. In team pairings the tested
+``--compare BEFORE AFTER``; ``--summary FILE`` prints the rows of a run cut short; ``--first K`` starts at game K. In team pairings the tested
 side loses when the durak's team does.
 """
 
@@ -133,13 +133,21 @@ def rate(count: int, games: int) -> str:
 
 
 def run_pairing(
-    pairing: Pairing, games: int, jobs: int, hard_budget: int | None = None, outcomes_to: str = ""
+    pairing: Pairing,
+    games: int,
+    jobs: int,
+    hard_budget: int | None = None,
+    outcomes_to: str = "",
+    first: int = 0,
 ) -> str:
+    """Play games ``first`` .. ``first + games - 1`` (whole rotations) and return the pairing's row."""
     n = len(pairing.seats)
     games = max(n, games - games % n)  # whole rotations only
+    indices = range(first - first % n, first - first % n + games)
     outcomes: list[GameOutcome] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for index, o in enumerate(pool.map(play_one, [pairing] * games, range(games), [hard_budget] * games)):
+        played = pool.map(play_one, [pairing] * games, indices, [hard_budget] * games)
+        for index, o in zip(indices, played, strict=True):
             outcomes.append(o)
             if outcomes_to:  # as each game ends, so that a run cut short still tells its games
                 with open(outcomes_to, "a", encoding="utf-8") as out:
@@ -172,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--only", default="", help="run only pairings whose name contains this text")
     parser.add_argument("--hard-budget", type=int, default=None, help="the hard AI's rollout actions")
+    parser.add_argument("--first", type=int, default=0, help="start at this game (to extend a run)")
     parser.add_argument("--outcomes", default="", help="append each game's result to this JSON-lines file")
     parser.add_argument(
         "--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="paired comparison of two --outcomes files"
@@ -192,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.only and args.only not in pairing.name:
             continue
         games = args.hard_games if pairing.uses_hard else args.games
-        print(run_pairing(pairing, games, args.jobs, args.hard_budget, args.outcomes), flush=True)
+        print(run_pairing(pairing, games, args.jobs, args.hard_budget, args.outcomes, args.first), flush=True)
 
 
 def compare(before_path: str, after_path: str) -> str:

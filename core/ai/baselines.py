@@ -14,12 +14,15 @@ import random
 from typing import TYPE_CHECKING
 
 from core.actions import ATTACKS, COVERS, PASS, TAKE, Action, Kind
-from core.cards import BEATERS, SUIT_MASK, bits
+from core.cards import BEATERS, SUIT_MASK
 from core.state import Game, Phase
 from core.view import View
 
 if TYPE_CHECKING:
     from core.ai.fastsim import Sim
+
+_PLAIN = tuple(((1 << 52) - 1) & ~SUIT_MASK[trump] for trump in range(4))
+_ATTACK, _DEFEND = Phase.ATTACK, Phase.DEFEND
 
 
 def _trump_last(action: Action, trump: str) -> tuple[bool, int, int]:
@@ -49,24 +52,39 @@ def greedy_choice(view: View) -> Action:
 
 def greedy_move(game: Game | Sim, seat: int) -> Action:
     """`greedy_choice` for the seat to act in a `Game` (or the rollout simulator), on card masks: the same
-    choice, a few times faster (search plays greedy opponents with it)."""
+    choice, a few times faster (search plays greedy opponents with it). Its order (plain before trump, then
+    rank, then slot, then suit) is the order of card ids within each kind, so the lowest bit decides."""
     hand = game.hand_masks[seat]
     trump = game.trump_index
-    plain = ~SUIT_MASK[trump]
+    plain = _PLAIN[trump]
     phase = game.phase
-    if phase is Phase.ATTACK:
-        return ATTACKS[_lowest(hand & plain) if hand & plain else _lowest(hand)]
-    if phase is Phase.DEFEND:
-        best: tuple[bool, int, int, int] | None = None
+    if phase is _ATTACK:
+        mask = hand & plain or hand
+        return ATTACKS[(mask & -mask).bit_length() - 1]
+    if phase is _DEFEND:
+        beaters = BEATERS[trump]
+        covers = game.covers
+        best_plain = best_trump = -1  # the lowest cover of each kind found so far, and its slot
+        plain_slot = trump_slot = -1
         for slot, attack in enumerate(game.attacks):
-            if game.covers[slot] < 0:
-                for card in bits(hand & BEATERS[trump][attack]):
-                    key = (card & 3 == trump, card >> 2, slot, card)
-                    if best is None or key < best:
-                        best = key
-        return COVERS[best[2]][best[3]] if best is not None else TAKE
-    throwable = game.throw_in_cards(seat) & plain
-    return ATTACKS[_lowest(throwable)] if throwable else PASS
+            if covers[slot] < 0:
+                options = hand & beaters[attack]
+                low = options & plain
+                if low:
+                    card = (low & -low).bit_length() - 1
+                    if best_plain < 0 or card >> 2 < best_plain >> 2:
+                        best_plain, plain_slot = card, slot
+                elif options and best_plain < 0:
+                    card = (options & -options).bit_length() - 1
+                    if best_trump < 0 or card >> 2 < best_trump >> 2:
+                        best_trump, trump_slot = card, slot
+        if best_plain >= 0:
+            return COVERS[plain_slot][best_plain]
+        return COVERS[trump_slot][best_trump] if best_trump >= 0 else TAKE
+    if len(game.attacks) >= game.attack_limit:
+        return PASS
+    mask = hand & game.table_ranks & plain
+    return ATTACKS[(mask & -mask).bit_length() - 1] if mask else PASS
 
 
 def greedy_before(card: int, trump: int) -> int:
@@ -74,11 +92,6 @@ def greedy_before(card: int, trump: int) -> int:
     below = (1 << 4 * (card >> 2)) - 1
     plain = ~SUIT_MASK[trump] & ((1 << 52) - 1)
     return plain | below & SUIT_MASK[trump] if card & 3 == trump else below & plain
-
-
-def _lowest(mask: int) -> int:
-    """The card with the lowest id in ``mask``: the lowest rank, then the first suit."""
-    return (mask & -mask).bit_length() - 1
 
 
 def easy_choice(view: View, rng: random.Random) -> Action:

@@ -14,17 +14,32 @@ from core.ai.baselines import easy_choice, greedy_choice, random_choice
 from core.ai.determinize import sample_game
 from core.ai.knowledge import Knowledge, read_knowledge
 from core.ai.normal import decide
-from core.ai.search import ROLLOUT_COST, WORLD_COST, is_open_book, monte_carlo, rollout, solve_endgame
+from core.ai.search import (
+    ROLLOUT_COST,
+    WORLD_COST,
+    exploit_endgame,
+    is_open_book,
+    monte_carlo,
+    rollout,
+    solve_endgame,
+)
 from core.ai.situation import Situation
 from core.rules import apply_action
+from core.state import Game
 from core.view import View
 
 LEVELS = ("random", "greedy", "easy", "normal", "hard")
 Log = Sequence[tuple[int, str]]
 
 # Budgets, calibrated on the project machine (see docs/ai.md): hard stays under 300 ms at the 99th percentile
-HARD_ROLLOUT_ACTIONS = 32000  # 17,000 before the rollout simulator (about twice as fast)
+# 17,000 before the rollout simulator; twice as many (64,000) gave nothing to tell from noise in 4-player games
+# (docs/ai.md), so the faster simulator of 1 December went into a shorter wait instead
+HARD_ROLLOUT_ACTIONS = 32000
+# a team's result hangs on a partner's hidden hand too: while three or more players hold cards in a team game,
+# 64,000 won games that 32,000 lost (docs/ai.md)
+HARD_ROLLOUT_ACTIONS_TEAMS = 64000
 HARD_SOLVER_NODES = 8000
+HARD_EXPLOIT_NODES = 4000  # the search against the opponent's model among equally valued exact actions
 NORMAL_SOLVER_NODES = 250
 HARD_KEEP_MARGIN = 0.05  # hard leaves the normal rules' choice only for an action estimated this much better
 DRAW_VALUE = 0.5  # what normal's and hard's decisions count a draw as (a win 1.0, being the durak 0.0)
@@ -132,36 +147,60 @@ class HardPlayer(Player):
             return legal[0]
         if EXCHANGE in legal:
             return EXCHANGE
-        values = self.evaluate(view, log, draw=DRAW_VALUE)
+        values = self.evaluate(view, log, draw=DRAW_VALUE, exploit=True)
         best = _best(values)
         preferred = next(iter(values))  # the normal rules' choice (see `evaluate`)
         return best if values[best] >= values[preferred] + HARD_KEEP_MARGIN else preferred
 
     def evaluate(
-        self, view: View, log: list[tuple[int, str]], prune: bool = True, draw: float = 1.0
+        self,
+        view: View,
+        log: list[tuple[int, str]],
+        prune: bool = True,
+        draw: float = 1.0,
+        exploit: bool = False,
     ) -> dict[Action, float]:
         """Each legal action's chance of not being the durak (a draw counted as ``draw``); ties go to the
-        normal player's choice."""
+        normal player's choice. With ``exploit``, exact values that tie below a win are raised to what the
+        action gets against the opponents' model (`_against_habits`); `hint` shows the exact ones."""
         k = read_knowledge(view, log)
         rng = _rng_for(self.seed, view)
         preferred = (
             decide(Situation.from_view(view, k)) if view.to_act == view.seat else view.legal_actions[0]
         )
         candidates = _ordered(view.legal_actions, preferred)
-        budget = self.rollout_actions or HARD_ROLLOUT_ACTIONS
+        team_search = k.settings.teams and k.n - len(view.out) > 2  # two left: one of each team, as in 2p
+        budget = self.rollout_actions or (HARD_ROLLOUT_ACTIONS_TEAMS if team_search else HARD_ROLLOUT_ACTIONS)
+        greedy_seats = _presumed_greedy(k) if MODEL_GREEDY else 0
         if is_open_book(view, k):
             world = sample_game(view, k, rng)
             values = solve_endgame(world, k.seat, candidates, HARD_SOLVER_NODES, draw)
             if values is not None:
-                return values
+                return _against_habits(values, world, k.seat, draw, greedy_seats) if exploit else values
             budget = max(
                 budget // 4, budget - SOLVER_NODE_COST * HARD_SOLVER_NODES
             )  # the failed search's time
-        greedy_seats = _presumed_greedy(k) if MODEL_GREEDY else 0
         return monte_carlo(
             view, k, candidates, budget, rng, prune=prune, draw=draw, greedy_seats=greedy_seats,
             world_cost=WORLD_COST, rollout_cost=ROLLOUT_COST,
         )  # fmt: skip
+
+
+def _against_habits(
+    values: dict[Action, float], world: Game, seat: int, draw: float, greedy_seats: int
+) -> dict[Action, float]:
+    """Exact values, with the best ones told apart by how they fare against the opponent's model: when
+    perfect play beats every action (or holds each to a draw), the one the opponent's habits let escape is
+    worth playing. Greedy opponents misplay lost endgames often: in 30 games against greedy, 25 of the 30
+    decisions where every action lost had one that escaped against greedy's lowest-card play."""
+    top = max(values.values())
+    tied = [a for a, v in values.items() if v == top]
+    if top == 1.0 or len(tied) < 2:
+        return values
+    against_model = exploit_endgame(world, seat, tied, HARD_EXPLOIT_NODES, draw, greedy_seats)
+    if against_model is None:
+        return values
+    return {a: max(v, against_model.get(a, v)) for a, v in values.items()}
 
 
 def _presumed_greedy(k: Knowledge) -> int:

@@ -9,7 +9,9 @@ any machine.
 
 Exact: once the talon is empty and only two players hold cards, every card is known. A depth-first search
 with a transposition table decides whether each action lets the seat avoid being the durak; it gives up
-(returns None) past a node budget, and the caller falls back to Monte Carlo.
+(returns None) past a node budget, and the caller falls back to Monte Carlo. Where perfect play beats every
+action (or holds each to a draw), a second search plays the opponents by their model instead
+(`exploit_endgame`): the lost position a greedy player misplays is worth choosing.
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ ROLLOUT_CAP = 600  # actions; a rollout longer than this is scored as a draw
 PRUNE_EVERY = 6  # worlds between two prunings of clearly worse candidates
 PRUNE_MARGIN = 0.2
 ROLLOUT_NOISE = 0.0  # share of random actions in rollouts
-# what a sampled world and the start of a rollout cost, in simulated actions (25 us and 5 us; an action is about
-# 4.6 us): where rollouts are a few actions long (the last bout of a 4-player game), thousands of worlds would
-# otherwise fit the budget, and a decision took 465 ms instead of about 130
+# what a sampled world and the start of a rollout cost, in simulated actions (25 us and 5 us when an action took
+# about 4.6 us; the faster simulator of 1 December brought an action nearer 2 us, and these were kept so that
+# decisions stay as measured): where rollouts are a few actions long (the last bout of a 4-player game),
+# thousands of worlds would otherwise fit the budget, and a decision took 465 ms instead of about 130
 WORLD_COST = 6
 ROLLOUT_COST = 2  # the candidate's own action and the copy of the world
 
@@ -136,16 +139,11 @@ class _Solver:
     def safe(self, game: Sim) -> bool:
         if game.phase is OVER:
             return game.score(self.seat, 0.0 if self.strict else 1.0) == 1.0
-        key = (
-            tuple(game.hand_masks), tuple(game.attacks), tuple(game.covers), game.phase, game.to_act,
-            game.attacker, game.defender, game.passed, game.defender_limit, game.out,
-        )  # fmt: skip
+        key = _position_key(game)
         known = self.memo.get(key)
         if known is not None:
             return known
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise OutOfBudget
+        self.nodes = _counted(self.nodes, self.budget)
         actor = game.to_act
         mine = actor == self.seat
         value = not mine
@@ -163,6 +161,22 @@ class _Solver:
         trump = game.trump_index
         legal = [a for a in game.legal_actions(actor) if a.kind is not Kind.EXCHANGE]
         return sorted(legal, key=lambda a: card_value(a.card_id, trump) if a.card_id >= 0 else LAST)
+
+
+def _position_key(game: Sim) -> tuple[object, ...]:
+    """What decides the rest of a game whose cards are all known: the hands, the table, whose turn it is and
+    the bout's counters (the repetition record is left out: the searches do not model it)."""
+    return (
+        tuple(game.hand_masks), tuple(game.attacks), tuple(game.covers), game.phase, game.to_act,
+        game.attacker, game.defender, game.passed, game.defender_limit, game.out,
+    )  # fmt: skip
+
+
+def _counted(nodes: int, budget: int) -> int:
+    """One more node searched; `OutOfBudget` past ``budget``."""
+    if nodes >= budget:
+        raise OutOfBudget
+    return nodes + 1
 
 
 def _after(game: Sim, seat: int, action: Action) -> Sim:
@@ -190,6 +204,53 @@ def solve_endgame(
         with contextlib.suppress(OutOfBudget):  # out of nodes: every escape stays at 1.0
             values.update({a: 1.0 if strict.safe(_after(root, seat, a)) else draw for a in escapes})
     return values
+
+
+class _BestResponse:
+    """What ``seat`` can get from here when every other seat plays its model (the normal rules, greedy's for
+    the seats in ``greedy_seats``): a search over ``seat``'s own actions only, the others' being fixed."""
+
+    def __init__(self, seat: int, budget: int, draw: float, greedy_seats: int) -> None:
+        self.seat = seat
+        self.budget = budget
+        self.draw = draw
+        self.greedy_seats = greedy_seats
+        self.nodes = 0
+        self.memo: dict[tuple[object, ...], float] = {}
+
+    def value(self, game: Sim) -> float:
+        while game.phase is not OVER and game.to_act != self.seat:  # the others' moves are the model's
+            actor = game.to_act
+            move = greedy_move if self.greedy_seats >> actor & 1 else normal_move
+            game.apply(actor, move(game, actor))
+        if game.phase is OVER:
+            return game.score(self.seat, self.draw)
+        key = _position_key(game)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes = _counted(self.nodes, self.budget)
+        best = 0.0
+        for action in _Solver.ordered(game, self.seat):
+            best = max(best, self.value(_after(game, self.seat, action)))
+            if best == 1.0:
+                break
+        self.memo[key] = best
+        return best
+
+
+def exploit_endgame(
+    game: Game | Sim, seat: int, candidates: Sequence[Action], budget: int, draw: float, greedy_seats: int
+) -> dict[Action, float] | None:
+    """Each candidate's result against the opponents' model (see `_BestResponse`), or None past ``budget``
+    nodes. Used among actions the exact search values alike: when every action loses against perfect play,
+    the one the opponent's habits are likeliest to let escape."""
+    root = Sim.from_game(game) if isinstance(game, Game) else game
+    search = _BestResponse(seat, budget, draw, greedy_seats)
+    try:
+        return {a: search.value(_after(root, seat, a)) for a in candidates}
+    except OutOfBudget:
+        return None
 
 
 def is_open_book(view: View, k: Knowledge) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 import pytest
 
@@ -18,7 +19,9 @@ def random_variant(rng: random.Random) -> tuple[Settings, int]:
     """Settings and a player count over every option, teams and Severny included."""
     teams = rng.random() < 0.25
     players = rng.choice([4, 6]) if teams else rng.randint(2, 6)
-    decks = [36, 36, 52] + ([24] if players <= 4 else [])
+    decks: list[Literal[24, 36, 52]] = [36, 36, 52]
+    if players <= 4:
+        decks.append(24)
     settings = Settings(
         mode="classic" if teams else rng.choice(["classic", "transfer"]),
         deck=rng.choice(decks),
@@ -49,9 +52,10 @@ def state(position: Game | Sim) -> tuple[object, ...]:
     return (
         tuple(position.hand_masks), tuple(position.talon), position.trump_index, position.trump_card_id,
         position.severny_card, tuple(position.attacks), tuple(position.covers), position.table_ranks,
-        position.phase, position.attacker, position.opener, position.defender, position.defender_limit,
-        position.bout_cap, position.bout_number, position.passed, to_act, tuple(position.out),
-        tuple(position.emptied), position.positions if isinstance(position, Game) else position.position_digests(),
+        position.phase, position.is_over, position.attacker, position.opener, position.defender,
+        position.defender_limit, position.bout_cap, position.attack_limit, position.bout_number,
+        position.passed, to_act, tuple(position.out), tuple(position.emptied),
+        position.positions if isinstance(position, Game) else position.position_digests(),
         ending,
     )  # fmt: skip
 
@@ -69,12 +73,12 @@ def play_both(index: int) -> int:
         legal = {seat: game.legal_actions(seat) for seat in seats}
         assert {seat: sim.legal_actions(seat) for seat in seats} == legal
         holder = game.exchange_holder()
-        if holder is not None and holder != game.to_act and rng.random() < 0.5:
+        to_act = game.to_act
+        assert to_act is not None
+        if holder is not None and holder != to_act and rng.random() < 0.5:
             seat, action = holder, EXCHANGE
         else:
-            seat = game.to_act
-            assert seat is not None
-            action = rng.choice(legal[seat])
+            seat, action = to_act, rng.choice(legal[to_act])
         game = game.apply(seat, action)
         sim.apply(seat, action)
     assert state(sim) == state(game)

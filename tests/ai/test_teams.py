@@ -1,11 +1,19 @@
-"""Team games: the search's value of a world is the team's result, not the seat's own."""
+"""Team games: the search's value of a world is the team's result, not the seat's own, and it searches longer."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
-from core import Settings, new_game
+import pytest
+
+from core import Action, Settings, new_game
+from core.ai import players
 from core.ai.fastsim import Sim
+from core.ai.knowledge import Knowledge
+from core.ai.players import HardPlayer
+from core.view import View
 
 
 def test_a_partner_left_holding_cards_is_a_loss_for_the_whole_team_in_the_search() -> None:
@@ -19,3 +27,23 @@ def test_a_partner_left_holding_cards_is_a_loss_for_the_whole_team_in_the_search
         partner = (sim.durak + 2) % 4
         assert sim.score(partner, draw=0.5) == 0.0, "the durak's partner lost too, though it may be out"
         assert sim.score((sim.durak + 1) % 4, draw=0.5) == 1.0
+
+
+def test_hard_searches_twice_as_long_in_a_team_game_while_both_teams_hold_several_players(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    budgets: list[int] = []
+
+    def recorded(
+        view: View, k: Knowledge, candidates: Sequence[Action], budget: int, *args: Any, **kw: Any
+    ) -> Any:
+        budgets.append(budget)
+        return dict.fromkeys(candidates, 0.5)
+
+    monkeypatch.setattr(players, "monte_carlo", recorded)
+    for words in ("teams", ""):
+        game = new_game(Settings.from_words(words), list("abcd"), seed=3)
+        seat = game.to_act
+        assert seat is not None
+        HardPlayer(seed=1).choose(game.view(seat), game.log)
+    assert budgets == [players.HARD_ROLLOUT_ACTIONS_TEAMS, players.HARD_ROLLOUT_ACTIONS]

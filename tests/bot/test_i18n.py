@@ -327,7 +327,10 @@ async def test_an_unknown_platform_language_falls_back_to_english(harness: Harne
         ("deck=99", "Не удалось начать: «deck=99»: для deck допустимо 24 | 36 | 52"),
         ("timer=abc", "Не удалось начать: «timer=abc»: таймер задаётся целым числом секунд, 0 или 15..600"),
         ("timer=5", "Не удалось начать: таймер должен быть 0 (выключен) или 15..600 секунд, а не 5"),
-        ("teams transfer", "Не удалось начать: в командной игре «transfer» не играют: выберите teams или transfer"),
+        (
+            "teams transfer",
+            "Не удалось начать: в командной игре «transfer» не играют: выберите teams или transfer",
+        ),
     ],
 )
 async def test_a_refused_rule_word_is_explained_in_the_chats_language(
