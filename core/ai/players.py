@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from core.actions import EXCHANGE, Action
 from core.ai.baselines import easy_choice, greedy_choice, random_choice
 from core.ai.determinize import sample_game
+from core.ai.fastsim import Sim
 from core.ai.knowledge import Knowledge, read_knowledge
 from core.ai.normal import decide
 from core.ai.search import (
@@ -25,7 +26,6 @@ from core.ai.search import (
 )
 from core.ai.situation import Situation
 from core.rules import apply_action
-from core.state import Game
 from core.view import View
 
 LEVELS = ("random", "greedy", "easy", "normal", "hard")
@@ -173,7 +173,7 @@ class HardPlayer(Player):
         budget = self.rollout_actions or (HARD_ROLLOUT_ACTIONS_TEAMS if team_search else HARD_ROLLOUT_ACTIONS)
         greedy_seats = _presumed_greedy(k) if MODEL_GREEDY else 0
         if is_open_book(view, k):
-            world = sample_game(view, k, rng)
+            world = Sim.from_game(sample_game(view, k, rng))  # both endgame searches start from it
             values = solve_endgame(world, k.seat, candidates, HARD_SOLVER_NODES, draw)
             if values is not None:
                 return _against_habits(values, world, k.seat, draw, greedy_seats) if exploit else values
@@ -187,12 +187,12 @@ class HardPlayer(Player):
 
 
 def _against_habits(
-    values: dict[Action, float], world: Game, seat: int, draw: float, greedy_seats: int
+    values: dict[Action, float], world: Sim, seat: int, draw: float, greedy_seats: int
 ) -> dict[Action, float]:
     """Exact values, with the best ones told apart by how they fare against the opponent's model: when
     perfect play beats every action (or holds each to a draw), the one the opponent's habits let escape is
-    worth playing. Greedy opponents misplay lost endgames often: in 30 games against greedy, 25 of the 30
-    decisions where every action lost had one that escaped against greedy's lowest-card play."""
+    worth playing. Greedy opponents misplay lost endgames often: in 30 games against greedy, 31 of the 32
+    decisions where every action lost had one that escaped against the model (docs/ai.md)."""
     top = max(values.values())
     tied = [a for a, v in values.items() if v == top]
     if top == 1.0 or len(tied) < 2:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,7 +19,7 @@ from bot.render.hand import render_hand
 from bot.render.summary import render_result
 from bot.render.table import render_table
 from bot.session import Playing, Seat
-from core import Game, Settings, new_game
+from core import Card, Game, Settings, new_game
 from core.cards import CARDS
 
 CARD_PATTERN = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
@@ -52,7 +53,9 @@ def check_step(game: Game, header: Playing, public: set[str]) -> None:
         assert not leaked, f"seat {seat}'s hand message shows {leaked} at step {game.step}"
 
 
-def play_and_check(games: int, seed: int) -> None:
+def random_positions(games: int, seed: int) -> Iterator[tuple[Game, Playing, set[Card]]]:
+    """Every position of random games over `WORDS` (the finished one last), with the game's header (its events
+    so far) and the cards everyone has seen by then: the turned-up trumps and every card played."""
     rng = random.Random(seed)
     for number in range(games):
         settings = Settings.from_words(rng.choice(WORDS))
@@ -60,25 +63,34 @@ def play_and_check(games: int, seed: int) -> None:
         game = new_game(settings, [f"P{i}" for i in range(players)], seed=number)
         seats = [Seat(user_id=str(i), name=f"P{i}") for i in range(players)]
         header = Playing(game_id="g1", creator="0", seats=seats, started_at=0.0)
-        public = {game.deal_trump_card.symbol}
+        public = {game.deal_trump_card}
         while not game.is_over:
-            public |= {c.symbol for pair in game.table for c in pair if c is not None}
+            public |= {c for pair in game.table for c in pair if c is not None}
             if game.talon:
-                public.add(game.trump_card.symbol)
-            check_step(game, header, public)
+                public.add(game.trump_card)
+            yield game, header, public
             seat = game.to_act
             assert seat is not None
             action = rng.choice(game.legal_actions(seat))
             after = game.apply(seat, action)
             if action.card is not None:
-                public.add(action.card.symbol)  # every card played, even one picked up at once, was seen
+                public.add(action.card)  # every card played, even one picked up at once, was seen
             header = header.model_copy(
                 update={"events": remember(header.events, events_of_step(game, seat, action, after))}
             )
             game = after
-        assert game.result is not None
-        result = render_result(game.result, seats, [0] * players, "-1", "g1", translator("en"))
-        assert not shown_cards(result)
+        yield game, header, public
+
+
+def play_and_check(games: int, seed: int) -> None:
+    for game, header, public in random_positions(games, seed):
+        if game.is_over:
+            assert game.result is not None
+            scores = [0] * len(game.players)
+            result = render_result(game.result, header.seats, scores, "-1", "g1", translator("en"))
+            assert not shown_cards(result)
+        else:
+            check_step(game, header, {c.symbol for c in public})
 
 
 def test_rendered_messages_never_show_a_hidden_card_to_the_wrong_audience() -> None:

@@ -4,15 +4,13 @@ games, for every seat and for a spectator, in the JSON exactly as it is sent (ca
 from __future__ import annotations
 
 import json
-import random
 import re
 
 from adapters.web.state import FinalGame, viewer_state
-from bot.events import events_of_step, remember
-from bot.session import ChatSession, Finished, Playing, Seat
-from core import Card, Game, Settings, new_game
+from bot.session import ChatSession, Finished
+from core import Card, Game
 from core.cards import CARDS
-from tests.bot.test_secrecy import CARD_PATTERN, WORDS
+from tests.bot.test_secrecy import CARD_PATTERN, random_positions
 
 CODE_PATTERN = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][SHDC])(?![0-9A-Za-z])")
 
@@ -35,31 +33,13 @@ def check_states(session: ChatSession, game: Game, public: set[Card], final: Fin
 
 
 def play_and_check(games: int, seed: int) -> None:
-    rng = random.Random(seed)
-    for number in range(games):
-        settings = Settings.from_words(rng.choice(WORDS))
-        players = rng.randint(2, min(6, settings.deck // 6))
-        game = new_game(settings, [f"P{i}" for i in range(players)], seed=number)
-        seats = [Seat(user_id=str(i), name=f"P{i}") for i in range(players)]
-        header = Playing(game_id="g1", creator="0", seats=seats, started_at=0.0)
-        public = {game.deal_trump_card}
-        while not game.is_over:
-            public |= {c for pair in game.table for c in pair if c is not None}
-            if game.talon:
-                public.add(game.trump_card)
+    for game, header, public in random_positions(games, seed):
+        if game.is_over:
+            words = game.settings.to_words()
+            over = Finished(game_id="g1", creator="0", seats=header.seats, words=words)
+            check_states(ChatSession(header=over), game, public, FinalGame(game, header.events))
+        else:
             check_states(ChatSession(header=header, game=game), game, public)
-            seat = game.to_act
-            assert seat is not None
-            action = rng.choice(game.legal_actions(seat))
-            after = game.apply(seat, action)
-            if action.card is not None:
-                public.add(action.card)  # every card played, even one picked up at once, was seen
-            header = header.model_copy(
-                update={"events": remember(header.events, events_of_step(game, seat, action, after))}
-            )
-            game = after
-        over = Finished(game_id="g1", creator="0", seats=seats, words=settings.to_words())
-        check_states(ChatSession(header=over), game, public, FinalGame(game, header.events))
 
 
 def test_a_pages_state_never_holds_another_seats_cards() -> None:
