@@ -19,6 +19,8 @@ collect:
   the deck that fits greedy's choices (see `_Tells`).
 - ``not_normal`` (certain): seats that made a move the normal rules never make (`normal.never_covers_with`).
   Search plays a seat shown not normal but not shown not greedy as greedy plays.
+- ``normal_odds`` (evidence): the log-likelihood ratio of the seat's takes under the normal rules against
+  greedy's; only a take the normal rules may make to keep a high trump tells them apart.
 
 Both kinds of absence are forgotten when ``s`` draws from the talon.
 """
@@ -26,6 +28,7 @@ Both kinds of absence are forgotten when ``s`` draws from the talon.
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass, field
 
 from core.ai.baselines import greedy_before
@@ -74,6 +77,7 @@ class Knowledge:
     out: list[int] = field(default_factory=list)
     not_greedy: int = 0  # mask of seats
     not_normal: int = 0  # mask of seats
+    normal_odds: list[float] = field(default_factory=list)  # log-likelihood ratio, normal's over greedy's
 
     @property
     def unseen(self) -> int:
@@ -116,6 +120,7 @@ class _Reading:
             known=[0] * n,
             lacks=[0] * n,
             doubts=[0] * n,
+            normal_odds=[0.0] * n,
             hand_sizes=[HAND_SIZE] * n,
             talon_size=settings.deck - HAND_SIZE * n,
         )
@@ -128,6 +133,7 @@ class _Reading:
         self.passed = 0
         self.tells = [_Tells() for _ in range(n)]
         self.ever_played = 0  # cards that have been on the table: in a hand now, they were picked up
+        self.own_cards = _dealt_to(self.k.seat, self.k.hand, log)
 
     # ---- the pass over the record ------------------------------------------------------------------
 
@@ -172,6 +178,7 @@ class _Reading:
             self.covers[int(code.split(":")[1])] = card
         elif kind == _TAKE:
             self._note_style(seat, kind, card)
+            self._note_take_odds(seat)
             self._note_failed_cover(seat)
             self.passed = 0
         elif kind == _TRANSFER:
@@ -296,6 +303,35 @@ class _Reading:
         if suspect & k.known[seat]:
             k.not_greedy |= 1 << seat
 
+    def _note_take_odds(self, seat: int) -> None:
+        """A take over one card where the normal rules would keep a high trump rather than cover with it: how
+        much likelier the take is under those rules than under greedy's, which takes only with no card that
+        beats (the seat's unnamed cards are taken as drawn at random from the cards it may hold)."""
+        k = self.k
+        uncovered = [a for a, c in zip(self.attacks, self.covers, strict=True) if c < 0]
+        if len(uncovered) != 1 or seat == k.seat:
+            return
+        beaters = BEATERS[k.trump][uncovered[0]] & k.deck
+        spared = 0
+        for card in bits(beaters):
+            if never_covers_with(card, k.talon_size, self.attacks, self.covers, k.trump):
+                spared |= 1 << card
+        if not spared:
+            return
+        placed = k.discard | self.own_cards | mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
+        for s in range(k.n):
+            placed |= k.known[s]
+        if k.talon_size:
+            placed |= 1 << k.bottom
+        pool = k.deck & ~placed & ~k.lacks[seat]
+        held = k.hidden_count(seat)
+        size = pool.bit_count()
+        low = (beaters & ~spared & pool).bit_count()
+        high = (spared & pool).bit_count()
+        greedy_takes = math.comb(size - low - high, held)
+        if greedy_takes:
+            k.normal_odds[seat] += math.log(math.comb(size - low, held) / greedy_takes)
+
     def _note_style_at_end(self) -> None:
         """Whether each opponent's cards could have come from the deck in an order that fits greedy (with the
         talon empty and one opponent holding every unseen card, its whole hand is known)."""
@@ -363,6 +399,21 @@ class _Tells:
             if not due or heapq.heappop(due) < slot:
                 return False
         return True
+
+
+def _dealt_to(seat: int, hand: int, log: list[tuple[int, str]]) -> int:
+    """Cards ``seat`` had from the deck (dealt or drawn), played since or held now: a card's first time on the
+    table was its play, and a card held now and never on the table came from the deck. None of them was ever
+    in another hand."""
+    on_table = dealt = 0
+    for actor, code in log:
+        if ":" not in code:
+            continue
+        card = 1 << _card_of(code)
+        if actor == seat and not on_table & card:
+            dealt |= card
+        on_table |= card
+    return dealt | hand & ~on_table
 
 
 def _card_of(code: str) -> int:

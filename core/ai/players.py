@@ -206,9 +206,18 @@ def _against_habits(
 def _presumed_greedy(k: Knowledge) -> int:
     """Opponents whose moves fit greedy but not the normal rules are expected to play as greedy does, the
     lowest card that works (against greedy, rollouts told so gave 82% instead of 78%; see docs/ai.md). The
-    others are played by the normal rules: taking normal for greedy cost 4 points against normal."""
+    others are played by the normal rules: taking normal for greedy cost 4 points against normal.
+
+    With the talon empty and three or more players holding cards (no teams), an opponent is presumed greedy
+    until its moves say otherwise (a move greedy never makes, or a take the normal rules explain better):
+    while the talon lasts the two play alike and little tells them apart, but in the endgame they differ
+    most, and by then most normal players have shown themselves (docs/ai.md, "Reading the opponent's style")."""
     others = sum(1 << s for s in range(k.n) if s != k.seat)
-    return others & k.not_normal & ~k.not_greedy
+    shown_greedy = others & k.not_normal & ~k.not_greedy
+    if k.talon_size or k.settings.teams or k.n - len(k.out) < 3:  # measured without partners only
+        return shown_greedy
+    unread = sum(1 << s for s in range(k.n) if k.normal_odds[s] <= 0)
+    return shown_greedy | others & unread & ~k.not_greedy
 
 
 def _best(values: dict[Action, float]) -> Action:

@@ -9,6 +9,8 @@ greedy plays.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core import Game, Settings, new_game
@@ -90,6 +92,32 @@ def test_a_player_shown_neither_greedy_nor_normal_is_played_by_the_normal_rules(
     k = read_knowledge(game.view(0), game.log)
     assert k.not_normal >> 1 & 1 and k.not_greedy >> 1 & 1
     assert _presumed_greedy(k) == 0
+
+
+def test_a_take_the_normal_rules_explain_better_counts_toward_normal() -> None:
+    # Seat 1 takes a seven of hearts with the talon long: greedy takes only with nothing that beats, the normal
+    # rules also when their only cover is a trump nine or better, and five of those are unseen.
+    game = stacked(Settings(), ["6S 7H 8H 9H KD QD", "7C AC 9C TD JD KC"], "9S")
+    game = by_codes(game, "0:a:7H 1:t")
+    assert read_knowledge(game.view(0), game.log).normal_odds[1] > 0
+
+
+def test_a_take_while_every_trump_worth_keeping_is_placed_counts_for_neither() -> None:
+    # The viewer holds the five trumps above the turned-up nine: a take then means no card beats, both ways.
+    game = stacked(Settings(), ["7H TS JS QS KS AS", "7C AC 9C TD JD KC"], "9S")
+    game = by_codes(game, "0:a:7H 1:t")
+    assert read_knowledge(game.view(0), game.log).normal_odds[1] == 0
+
+
+def test_with_the_talon_empty_an_opponent_is_presumed_greedy_until_shown_otherwise() -> None:
+    game = stacked(Settings(), ["6S 7H 8H 9H KD QD", "7C AC 9C TD JD KC", "6C 8C TC 6D 7D 8D"], "9S")
+    k = read_knowledge(game.view(0), game.log)
+    assert _presumed_greedy(k) == 0  # the talon is long: the two play alike, so the normal rules are assumed
+    endgame = replace(k, talon_size=0)
+    assert _presumed_greedy(endgame) == 0b110
+    assert _presumed_greedy(replace(endgame, not_greedy=0b010)) == 0b100
+    assert _presumed_greedy(replace(endgame, normal_odds=[0.0, 0.0, 1.5])) == 0b010
+    assert _presumed_greedy(replace(endgame, out=[2])) == 0  # two left: as in a two-player game
 
 
 def _never_misread(words: str, players: int, opponents: str) -> None:
