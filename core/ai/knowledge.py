@@ -82,7 +82,11 @@ class Knowledge:
     @property
     def unseen(self) -> int:
         """Cards whose place this seat does not know: some opponent's hidden cards or the hidden talon."""
-        placed = self.discard | self.table | self.hand
+        return self.unplaced(self.table, self.hand)
+
+    def unplaced(self, table: int, own: int) -> int:
+        """`unseen`, given the cards on the table and the viewer's own (the reading asks it mid-record)."""
+        placed = self.discard | table | own
         for s in range(self.n):
             placed |= self.known[s]
         if self.talon_size:
@@ -151,7 +155,7 @@ class _Reading:
             pending = next(events, None)
         k.hand = mask_of(c.id for c in self.view.hand)
         k.known[k.seat] = k.hand
-        k.table = mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
+        k.table = self._table()
         self._note_style_at_end()
         return k
 
@@ -262,7 +266,7 @@ class _Reading:
     def _note_failed_cover(self, seat: int) -> None:
         """A take over one uncovered card: believed to hold nothing higher of its suit (no trump either, when
         the talon is empty and saving trumps has no point)."""
-        uncovered = [a for a, c in zip(self.attacks, self.covers, strict=True) if c < 0]
+        uncovered = self._uncovered()
         if len(uncovered) != 1:
             return
         card = uncovered[0]
@@ -308,7 +312,7 @@ class _Reading:
         much likelier the take is under those rules than under greedy's, which takes only with no card that
         beats (the seat's unnamed cards are taken as drawn at random from the cards it may hold)."""
         k = self.k
-        uncovered = [a for a, c in zip(self.attacks, self.covers, strict=True) if c < 0]
+        uncovered = self._uncovered()
         if len(uncovered) != 1 or seat == k.seat:
             return
         beaters = BEATERS[k.trump][uncovered[0]] & k.deck
@@ -318,12 +322,7 @@ class _Reading:
                 spared |= 1 << card
         if not spared:
             return
-        placed = k.discard | self.own_cards | mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
-        for s in range(k.n):
-            placed |= k.known[s]
-        if k.talon_size:
-            placed |= 1 << k.bottom
-        pool = k.deck & ~placed & ~k.lacks[seat]
+        pool = k.unplaced(self._table(), self.own_cards) & ~k.lacks[seat]
         held = k.hidden_count(seat)
         size = pool.bit_count()
         low = (beaters & ~spared & pool).bit_count()
@@ -346,6 +345,12 @@ class _Reading:
                 k.not_greedy |= 1 << seat
 
     # ---- the rules' public questions ---------------------------------------------------------------
+
+    def _uncovered(self) -> list[int]:
+        return [a for a, c in zip(self.attacks, self.covers, strict=True) if c < 0]
+
+    def _table(self) -> int:
+        return mask_of([*self.attacks, *(c for c in self.covers if c >= 0)])
 
     def _table_ranks(self) -> int:
         return ranks_on_table(self.attacks, self.covers)

@@ -34,7 +34,6 @@ LAST = 100  # sorts after every card value
 ROLLOUT_CAP = 600  # actions; a rollout longer than this is scored as a draw
 PRUNE_EVERY = 6  # worlds between two prunings of clearly worse candidates
 PRUNE_MARGIN = 0.2
-ROLLOUT_NOISE = 0.0  # share of random actions in rollouts
 # what a sampled world and the start of a rollout cost, in simulated actions (25 us and 5 us when an action took
 # about 4.6 us; the faster simulator of 1 December brought an action nearer 2 us, and these were kept so that
 # decisions stay as measured): where rollouts are a few actions long (the last bout of a 4-player game),
@@ -44,15 +43,21 @@ ROLLOUT_COST = 2  # the candidate's own action and the copy of the world
 
 
 def rollout(
-    game: Game | Sim, seat: int, rng: random.Random | None = None, draw: float = 1.0, greedy_seats: int = 0
+    game: Game | Sim,
+    seat: int,
+    rng: random.Random | None = None,
+    draw: float = 1.0,
+    greedy_seats: int = 0,
+    noise: float = 0.0,
 ) -> tuple[float, int]:
     """Play the world to its end with the normal rules (greedy's for the seats in the mask ``greedy_seats``);
     (score, actions). The score is 0.0 when ``seat`` is the durak (or on the losing team), ``draw`` when
-    nobody is, else 1.0. With ``rng``, a ``ROLLOUT_NOISE`` share of the actions is a random legal one
+    nobody is, else 1.0. With ``rng``, a ``noise`` share of the actions (every seat's) is a random legal one
     instead. A `Sim` is played in place; a `Game` is left as it is."""
     sim = Sim.from_game(game) if isinstance(game, Game) else game
     steps = 0
-    noise = ROLLOUT_NOISE if rng is not None else 0.0
+    if rng is None:
+        noise = 0.0
     while sim.phase is not OVER and steps < ROLLOUT_CAP:
         actor = sim.to_act
         if noise and rng is not None and rng.random() < noise:
@@ -92,9 +97,11 @@ def monte_carlo(
     greedy_seats: int = 0,
     world_cost: int = 0,
     rollout_cost: int = 1,
+    noise: float = 0.0,
 ) -> dict[Action, float]:
     """Each candidate's estimated chance that ``k.seat`` is not the durak (a draw counted as ``draw``), within
-    ``budget`` actions; rollouts play the seats in ``greedy_seats`` as greedy. Each world is charged
+    ``budget`` actions; rollouts play the seats in ``greedy_seats`` as greedy, and a ``noise`` share of all
+    actions at random (the same random draws for every candidate in a world). Each world is charged
     ``world_cost`` actions and each rollout ``rollout_cost`` besides its own (hard: `WORLD_COST`,
     `ROLLOUT_COST`; normal's small search keeps counting only the actions, as it was measured)."""
     seat = k.seat
@@ -111,8 +118,8 @@ def monte_carlo(
         for action in alive:  # the same noise for every candidate in a world: a paired comparison
             after = world.copy()
             after.apply(seat, action)
-            noise = random.Random(noise_seed) if ROLLOUT_NOISE else None
-            value, steps = rollout(after, seat, noise, draw, greedy_seats)
+            noise_rng = random.Random(noise_seed) if noise else None
+            value, steps = rollout(after, seat, noise_rng, draw, greedy_seats, noise)
             wins[action] += value
             tries[action] += 1
             spent += steps + rollout_cost
