@@ -32,18 +32,19 @@ LEVELS = ("random", "greedy", "easy", "normal", "hard")
 Log = Sequence[tuple[int, str]]
 
 # Budgets, calibrated on the project machine (see docs/ai.md): hard stays under 300 ms at the 99th percentile
-# 17,000 before the rollout simulator; twice as many (64,000) gave nothing to tell from noise in 4-player games
-# (docs/ai.md), so the faster simulator of 1 December went into a shorter wait instead
+# 17,000 before the rollout simulator; with two players holding cards, 32,000
 HARD_ROLLOUT_ACTIONS = 32000
-# a team's result hangs on a partner's hidden hand too: while three or more players hold cards in a team game,
-# 64,000 won games that 32,000 lost (docs/ai.md)
-HARD_ROLLOUT_ACTIONS_TEAMS = 64000
+# twice that while three or more hold cards: a team's result hangs on a partner's hidden hand (64,000 won team
+# games that 32,000 lost), and with random moves in a free-for-all's rollouts the larger budget pays there too
+# (without them it did not; docs/ai.md)
+HARD_ROLLOUT_ACTIONS_MULTI = 64000
 HARD_SOLVER_NODES = 8000
 HARD_EXPLOIT_NODES = 4000  # the search against the opponent's model among equally valued exact actions
 NORMAL_SOLVER_NODES = 250
 HARD_KEEP_MARGIN = 0.05  # hard leaves the normal rules' choice only for an action estimated this much better
 # share of random actions in hard's rollouts while three or more players hold cards, no teams (docs/ai.md: against
-# three normal players the durak in 16.4% of 800 fresh games instead of 18.3%); not measured elsewhere
+# three normal players the durak in 16.4% of 800 fresh games instead of 18.3%, 13.5% with 64,000 actions); not
+# measured elsewhere
 HARD_ROLLOUT_NOISE = 0.12
 DRAW_VALUE = 0.5  # what normal's and hard's decisions count a draw as (a win 1.0, being the durak 0.0)
 SOLVER_NODE_COST = 2  # one solver node costs about as much as two rollout actions
@@ -172,8 +173,8 @@ class HardPlayer(Player):
             decide(Situation.from_view(view, k)) if view.to_act == view.seat else view.legal_actions[0]
         )
         candidates = _ordered(view.legal_actions, preferred)
-        team_search = k.settings.teams and k.n - len(view.out) > 2  # two left: one of each team, as in 2p
-        budget = self.rollout_actions or (HARD_ROLLOUT_ACTIONS_TEAMS if team_search else HARD_ROLLOUT_ACTIONS)
+        multi = k.n - len(view.out) > 2  # two left: as in a two-player game (one of each team, in teams)
+        budget = self.rollout_actions or (HARD_ROLLOUT_ACTIONS_MULTI if multi else HARD_ROLLOUT_ACTIONS)
         greedy_seats = _presumed_greedy(k) if MODEL_GREEDY else 0
         if is_open_book(view, k):
             world = Sim.from_game(sample_game(view, k, rng))  # both endgame searches start from it

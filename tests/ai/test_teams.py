@@ -29,7 +29,7 @@ def test_a_partner_left_holding_cards_is_a_loss_for_the_whole_team_in_the_search
         assert sim.score((sim.durak + 1) % 4, draw=0.5) == 1.0
 
 
-def test_hard_searches_twice_as_long_in_a_team_game_while_both_teams_hold_several_players(
+def test_hard_searches_twice_as_long_while_three_or_more_players_hold_cards(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     budgets: list[int] = []
@@ -41,9 +41,9 @@ def test_hard_searches_twice_as_long_in_a_team_game_while_both_teams_hold_severa
         return dict.fromkeys(candidates, 0.5)
 
     monkeypatch.setattr(players, "monte_carlo", recorded)
-    for words in ("teams", ""):
-        game = new_game(Settings.from_words(words), list("abcd"), seed=3)
+    for words, names in (("teams", "abcd"), ("", "abcd"), ("", "ab")):
+        game = new_game(Settings.from_words(words), list(names), seed=3)
         seat = game.to_act
         assert seat is not None
         HardPlayer(seed=1).choose(game.view(seat), game.log)
-    assert budgets == [players.HARD_ROLLOUT_ACTIONS_TEAMS, players.HARD_ROLLOUT_ACTIONS]
+    assert budgets == [players.HARD_ROLLOUT_ACTIONS_MULTI] * 2 + [players.HARD_ROLLOUT_ACTIONS]
