@@ -93,6 +93,11 @@ class Knowledge:
             placed |= 1 << self.bottom
         return self.deck & ~placed
 
+    @property
+    def players_left(self) -> int:
+        """Players still holding cards (not out)."""
+        return self.n - len(self.out)
+
     def hidden_count(self, seat: int) -> int:
         """How many of ``seat``'s cards this viewer cannot name."""
         return self.hand_sizes[seat] - self.known[seat].bit_count()

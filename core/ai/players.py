@@ -173,7 +173,7 @@ class HardPlayer(Player):
             decide(Situation.from_view(view, k)) if view.to_act == view.seat else view.legal_actions[0]
         )
         candidates = _ordered(view.legal_actions, preferred)
-        multi = k.n - len(view.out) > 2  # two left: as in a two-player game (one of each team, in teams)
+        multi = k.players_left > 2  # two left: as in a two-player game (one of each team, in teams)
         budget = self.rollout_actions or (HARD_ROLLOUT_ACTIONS_MULTI if multi else HARD_ROLLOUT_ACTIONS)
         greedy_seats = _presumed_greedy(k) if MODEL_GREEDY else 0
         if is_open_book(view, k):
@@ -218,7 +218,7 @@ def _presumed_greedy(k: Knowledge) -> int:
     most, and by then most normal players have shown themselves (docs/ai.md, "Hard's opponent model")."""
     others = sum(1 << s for s in range(k.n) if s != k.seat)
     shown_greedy = others & k.not_normal & ~k.not_greedy
-    if k.talon_size or k.settings.teams or k.n - len(k.out) < 3:  # measured without partners only
+    if k.talon_size or not _free_for_all_of_three_or_more(k):
         return shown_greedy
     unread = sum(1 << s for s in range(k.n) if k.normal_odds[s] <= 0)
     return shown_greedy | others & unread & ~k.not_greedy
@@ -229,8 +229,13 @@ def _rollout_noise(k: Knowledge) -> float:
     holding cards, none elsewhere (not measured there). With every seat following the rules exactly, each
     sampled world is one fixed line of play, and the search learns to favour actions that pay only on that
     line; a few random moves spread the rollouts over the lines a real table takes."""
-    free_for_all = not k.settings.teams and k.n - len(k.out) > 2
-    return HARD_ROLLOUT_NOISE if free_for_all else 0.0
+    return HARD_ROLLOUT_NOISE if _free_for_all_of_three_or_more(k) else 0.0
+
+
+def _free_for_all_of_three_or_more(k: Knowledge) -> bool:
+    """No teams, and three or more players hold cards: where the presumption and the random moves were
+    measured (with two left, the game is a two-player one)."""
+    return not k.settings.teams and k.players_left > 2
 
 
 def _best(values: dict[Action, float]) -> Action:

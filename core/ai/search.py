@@ -262,4 +262,4 @@ def exploit_endgame(
 
 def is_open_book(view: View, k: Knowledge) -> bool:
     """Talon empty and two players left holding cards: nothing is hidden any more."""
-    return view.talon_size == 0 and k.n - len(view.out) == 2
+    return view.talon_size == 0 and k.players_left == 2
