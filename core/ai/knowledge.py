@@ -31,6 +31,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
+from core.actions import Action
 from core.ai.baselines import greedy_before
 from core.ai.normal import never_covers_with
 from core.cards import BEATERS, SUIT_MASK, SUITS, bits, deck_ids, mask_of, ranks_on_table
@@ -168,7 +169,8 @@ class _Reading:
         kind = code[0]
         if kind in (_EXCHANGE, _SURRENDER):  # an exchange tells by its event; nothing follows a surrender
             return
-        card = _card_of(code)
+        action = Action.parse(code)
+        card = action.card_id
         if kind == _ATTACK:
             if self.attacks:  # a throw-in
                 self._note_skipped_before(seat)
@@ -184,7 +186,7 @@ class _Reading:
         elif kind == _COVER:
             self._note_style(seat, kind, card)
             self._play_card(seat, card)
-            self.covers[int(code.split(":")[1])] = card
+            self.covers[action.slot] = card
         elif kind == _TAKE:
             self._note_style(seat, kind, card)
             self._note_take_odds(seat)
@@ -417,16 +419,11 @@ def _dealt_to(seat: int, hand: int, log: list[tuple[int, str]]) -> int:
     in another hand."""
     on_table = dealt = 0
     for actor, code in log:
-        if ":" not in code:
+        card_id = Action.parse(code).card_id
+        if card_id < 0:
             continue
-        card = 1 << _card_of(code)
+        card = 1 << card_id
         if actor == seat and not on_table & card:
             dealt |= card
         on_table |= card
     return dealt | hand & ~on_table
-
-
-def _card_of(code: str) -> int:
-    from core.cards import Card
-
-    return Card.parse(code.rsplit(":", 1)[1]).id if ":" in code else -1

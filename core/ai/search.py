@@ -56,8 +56,6 @@ def rollout(
     instead. A `Sim` is played in place; a `Game` is left as it is."""
     sim = Sim.from_game(game) if isinstance(game, Game) else game
     steps = 0
-    if rng is None:
-        noise = 0.0
     while sim.phase is not OVER and steps < ROLLOUT_CAP:
         actor = sim.to_act
         if noise and rng is not None and rng.random() < noise:
