@@ -22,6 +22,14 @@ def _(text: str) -> str:
     return text
 
 
+DISCORD_NAME = "Discord command"  # the msgctxt of the names Discord shows; p_ calls spell it out for babel
+
+
+def p_(context: str, text: str) -> str:
+    """Marks a msgid of ``context`` for extraction (Discord's command names: `tr.declared_in`)."""
+    return text
+
+
 class Who(Enum):
     """Who may use a command. The handler refuses the others, with a reason in the chat."""
 
@@ -44,13 +52,12 @@ EVERY_CHAT = frozenset({Place.TELEGRAM, Place.DISCORD})
 
 @dataclass(frozen=True)
 class OnDiscord:
-    """The command as a subcommand of ``/durak``: Discord's own name and description (sentence case, in
-    English, with the Russian and Italian that Russian and Italian clients see)."""
+    """The command as a subcommand of ``/durak``: Discord's own name and description, in English; the
+    catalogs give the Russian and Italian that Russian and Italian clients see (the name as a msgid of the
+    context "Discord command", so a short word cannot clash with another msgid)."""
 
     name: str  # lowercase, 1-32 word characters; also what the service is sent (a name or alias below)
-    description: str
-    ru: tuple[str, str]  # name, description
-    it: tuple[str, str]
+    description: str  # msgid, sentence case
     # "words" (rules words, completed), "language" (a choice of LANGUAGES), "season" (a number: "season=N")
     options: tuple[str, ...] = ()
     public: bool = False  # the answer is posted in the channel, not shown to the sender only
@@ -94,10 +101,8 @@ NEWGAME = CommandSpec(
     args="[words]",
     aliases=("new",),
     discord=OnDiscord(
-        "new",
-        "Open a lobby for a new game",
-        ru=("новая", "Открыть набор в новую игру"),
-        it=("nuova", "Apri una nuova partita"),
+        p_("Discord command", "new"),
+        _("Open a lobby for a new game"),
         options=("words",),
     ),
 )
@@ -109,10 +114,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         handlers.lobby_button(payloads.JOIN),
         _("join the open lobby"),
         discord=OnDiscord(
-            "join",
-            "Join the open lobby",
-            ru=("войти", "Войти в открытый набор"),
-            it=("entra", "Entra nella partita aperta"),
+            p_("Discord command", "join"),
+            _("Join the open lobby"),
         ),
     ),
     CommandSpec(
@@ -121,10 +124,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _("leave the lobby; during a game: surrender"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
-            "leave",
-            "Leave the lobby; during a game: surrender",
-            ru=("выйти", "Выйти из набора; во время игры: сдаться"),
-            it=("esci", "Esci dalla partita aperta; durante il gioco: arrenditi"),
+            p_("Discord command", "leave"),
+            _("Leave the lobby; during a game: surrender"),
         ),
     ),
     CommandSpec(
@@ -132,7 +133,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         handlers.start,
         _("start the game"),
         discord=OnDiscord(
-            "start", "Start the game", ru=("начать", "Начать игру"), it=("inizia", "Inizia la partita")
+            p_("Discord command", "start"),
+            _("Start the game"),
         ),
     ),
     CommandSpec(
@@ -142,10 +144,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         who=Who.ADMIN,
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
-            "cancel",
-            "Close the lobby or stop the game (creator or admin)",
-            ru=("отменить", "Закрыть набор или остановить игру (создатель или админ)"),
-            it=("annulla", "Chiudi la partita (creatore o admin)"),
+            p_("Discord command", "cancel"),
+            _("Close the lobby or stop the game (creator or admin)"),
         ),
     ),
     CommandSpec(
@@ -154,10 +154,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _("the rules in force"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
-            "rules",
-            "The rules in force",
-            ru=("правила", "Действующие правила"),
-            it=("regole", "Le regole in vigore"),
+            p_("Discord command", "rules"),
+            _("The rules in force"),
         ),
     ),
     CommandSpec(
@@ -167,10 +165,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         args="[words]",
         who=Who.ADMIN,
         discord=OnDiscord(
-            "settings",
-            "This channel's default rules and language (admins change them)",
-            ru=("настройки", "Правила и язык канала по умолчанию (меняют админы)"),
-            it=("impostazioni", "Regole e lingua predefinite del canale (le cambiano gli admin)"),
+            p_("Discord command", "settings"),
+            _("This channel's default rules and language (admins change them)"),
             options=("words", "language"),
         ),
     ),
@@ -181,10 +177,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         args="[season=N]",
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
-            "stats",
-            "The standings of this channel by rating, with durak counts",
-            ru=("статистика", "Турнирная таблица канала по рейтингу и сколько раз дурак"),
-            it=("classifica", "La classifica del canale per rating, con le volte durak"),
+            p_("Discord command", "stats"),
+            _("The standings of this channel by rating, with durak counts"),
             options=("season",),
             public=True,
         ),
@@ -195,10 +189,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         _("your own record in this chat: rating, trend, rivals (sent to you only)"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
-            "me",
-            "Your own record in this channel: rating, trend, rivals",
-            ru=("я", "Ваша статистика в этом канале: рейтинг, динамика, соперники"),
-            it=("io", "Le tue statistiche nel canale: rating, andamento, rivali"),
+            p_("Discord command", "me"),
+            _("Your own record in this channel: rating, trend, rivals"),
         ),
     ),
     CommandSpec(
@@ -215,10 +207,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
         in_help=False,
         lists_commands=True,
         discord=OnDiscord(
-            "help",
-            "How to play with this bot",
-            ru=("помощь", "Как играть с ботом"),
-            it=("aiuto", "Come giocare con il bot"),
+            p_("Discord command", "help"),
+            _("How to play with this bot"),
         ),
     ),
 )

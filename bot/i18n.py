@@ -24,7 +24,8 @@ def normalise_language(code: str | None) -> str:
 
 
 class Translator:
-    """Gettext for one language: ``tr._("Take")``, ``tr.n_("{n} card", "{n} cards", n)``."""
+    """Gettext for one language: ``tr._("Take")``, ``tr.n_("{n} card", "{n} cards", n)``; msgids declared
+    elsewhere (command tables) are looked up with `declared` and `declared_in`."""
 
     def __init__(self, lang: str) -> None:
         self.lang = normalise_language(lang)
@@ -40,6 +41,10 @@ class Translator:
         """A msgid written as a literal elsewhere and marked there (the help lines of `bot.commands`),
         reaching here in a variable: babel extracts it where it is declared, not here."""
         return self._catalog.gettext(message)
+
+    def declared_in(self, context: str, message: str) -> str:
+        """As `declared`, for a msgid marked with a context (``p_("Discord command", "new")``)."""
+        return self._catalog.pgettext(context, message)
 
 
 def translator(lang: str | None) -> Translator:

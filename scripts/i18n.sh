@@ -18,8 +18,9 @@ LANGS=(ru it)
 
 extract() {
     mkdir -p "$LOCALE_DIR"
-    # Our translator methods: tr._("text") / _ = tr._; _("text"), and tr.n_("singular", "plural", n).
-    pybabel extract -F babel.cfg --no-default-keywords -k _ -k n_:1,2 \
+    # Our translator methods: tr._("text") / _ = tr._; _("text"), and tr.n_("singular", "plural", n);
+    # p_("context", "text") marks a msgid with a context (Discord's command names).
+    pybabel extract -F babel.cfg --no-default-keywords -k _ -k n_:1,2 -k p_:1c,2 \
         --add-comments=TRANSLATORS: --add-location=file --sort-by-file --width=110 \
         --project=durak-bot --version=0.1.0 --copyright-holder="Durak bot authors" \
         -o "$POT" .

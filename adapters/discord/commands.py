@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _t
 
-from adapters.discord.texts import COMMAND_TEXTS
-from bot.commands import COMMANDS, CommandSpec, OnDiscord, Place, offered_in
+from adapters.discord.texts import COMMAND_DESCRIPTIONS, COMMAND_NAMES
+from bot.commands import COMMANDS, DISCORD_NAME, CommandSpec, OnDiscord, Place, offered_in
 from bot.effects import Message
-from bot.i18n import LANGUAGES
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from core.settings import TIMER_MAX, TIMER_MIN, accepted_words
 
 Interaction = discord.Interaction[Any]
@@ -28,14 +28,20 @@ LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "it": "Italiano"}
 
 
 def localisations() -> dict[str, dict[str, str]]:
-    """English text to its Russian and Italian: the group's and options' texts, and every subcommand's
-    name and description from the table."""
-    texts = dict(COMMAND_TEXTS)
-    for spec in offered_in(Place.DISCORD):
-        form = spec.discord
-        assert form is not None
-        texts[form.name] = {"ru": form.ru[0], "it": form.it[0]}
-        texts[form.description] = {"ru": form.ru[1], "it": form.it[1]}
+    """English text to its translation in each other language we speak, from the catalogs: the group's
+    and options' names and descriptions, and every subcommand's from the table."""
+    forms = [spec.discord for spec in offered_in(Place.DISCORD) if spec.discord is not None]
+    names = [*COMMAND_NAMES, *(form.name for form in forms)]
+    descriptions = [*COMMAND_DESCRIPTIONS, *(form.description for form in forms)]
+    texts: dict[str, dict[str, str]] = {}
+    for lang in LANGUAGES:
+        if lang == DEFAULT_LANGUAGE:
+            continue
+        tr = translator(lang)
+        for name in names:
+            texts.setdefault(name, {})[lang] = tr.declared_in(DISCORD_NAME, name)
+        for description in descriptions:
+            texts.setdefault(description, {})[lang] = tr.declared(description)
     return texts
 
 

@@ -3,14 +3,16 @@ platform, and nothing is offered anywhere that the table does not hold."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
+from adapters.discord.texts import COMMAND_DESCRIPTIONS, COMMAND_NAMES
 from adapters.local.reading import SlashCommand, interpret
 from adapters.local.terminal import help_text
-from bot.commands import COMMANDS, CommandSpec, Place, Who, command_named, offered_in
+from bot.commands import COMMANDS, DISCORD_NAME, CommandSpec, Place, Who, command_named, offered_in
 from bot.effects import Effect, Reply
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command, Input, User
@@ -151,9 +153,30 @@ async def test_discord_syncs_one_subcommand_per_table_command_with_its_russian_a
     for form in forms:
         option = synced[form.name]
         assert option["description"] == form.description
-        assert option["name_localizations"] == {"ru": form.ru[0], "it": form.it[0]}
-        assert option["description_localizations"] == {"ru": form.ru[1], "it": form.it[1]}
+        assert option["name_localizations"] == {
+            lang: translator(lang).declared_in(DISCORD_NAME, form.name) for lang in ("ru", "it")
+        }
+        assert option["description_localizations"] == {
+            lang: translator(lang).declared(form.description) for lang in ("ru", "it")
+        }
         assert [o["name"] for o in option.get("options", [])] == list(form.options)
+
+
+DISCORD_NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule for command and option names
+
+
+def test_every_name_discord_shows_is_translated_from_the_catalogs_and_valid_in_each_language() -> None:
+    names = [*COMMAND_NAMES, *(spec.discord.name for spec in offered_in(Place.DISCORD) if spec.discord)]
+    for lang in ("ru", "it"):
+        for name in names:
+            shown = translator(lang).declared_in(DISCORD_NAME, name)
+            assert DISCORD_NAME_PATTERN.match(shown) and shown == shown.lower(), f"{lang}: {shown!r}"
+        for description in [
+            *COMMAND_DESCRIPTIONS,
+            *(spec.discord.description for spec in offered_in(Place.DISCORD) if spec.discord),
+        ]:
+            assert 1 <= len(translator(lang).declared(description)) <= 100
+    assert translator("ru").declared_in(DISCORD_NAME, "new") == "новая"  # from the catalog, not the msgid
 
 
 async def test_every_discord_subcommand_reaches_the_service_as_its_command(discord: Table) -> None:

@@ -13,6 +13,7 @@ import gettext
 import re
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -30,7 +31,7 @@ from tests.bot.harness import Harness
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("bot", "adapters")  # as in babel.cfg
-KEYWORDS = {"_": None, "n_": (1, 2)}  # as in scripts/i18n.sh: -k _ -k n_:1,2
+KEYWORDS: dict[str, Any] = {"_": None, "n_": (1, 2), "p_": ((1, "c"), 2)}  # scripts/i18n.sh's -k
 TRANSLATED = ("ru", "it")
 PLURAL_FORMS = {"ru": 3, "it": 2}
 PLACEHOLDER = re.compile(r"{(\w*)}")
@@ -67,7 +68,8 @@ def extracted_from_code() -> set[str | tuple[str, ...]]:
 
 
 def translator_calls(folder: Path) -> list[tuple[Path, int, str | None]]:
-    """Every ``_(...)``, ``x._(...)`` and ``x.n_(...)`` call: its file, line and literal first argument."""
+    """Every ``_(...)``, ``x._(...)``, ``x.n_(...)`` and ``p_(context, ...)`` call: its file, line and
+    literal msgid (the first argument, the second after a context)."""
     calls = []
     for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -83,7 +85,7 @@ def translator_calls(folder: Path) -> list[tuple[Path, int, str | None]]:
             )
             if name not in KEYWORDS or not node.args:
                 continue
-            first = node.args[0]
+            first = node.args[1] if name == "p_" and len(node.args) > 1 else node.args[0]  # after the context
             literal = (
                 first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
             )
@@ -170,9 +172,12 @@ def test_compiled_mo_matches_its_po(lang: str) -> None:
                 f"{lang}: {mo.name} is stale: run scripts/i18n.sh compile"
             )
         else:
-            assert compiled.gettext(message.id) == message.string, (
-                f"{lang}: {mo.name} is stale: run scripts/i18n.sh compile"
+            found = (
+                compiled.pgettext(message.context, message.id)
+                if message.context
+                else compiled.gettext(message.id)
             )
+            assert found == message.string, f"{lang}: {mo.name} is stale: run scripts/i18n.sh compile"
 
 
 # ---- plural forms through the translator -------------------------------------------------------------
