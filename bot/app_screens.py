@@ -64,19 +64,21 @@ def holds_back(effects: list[Effect]) -> bool:
 
 
 def resumed(ctx: Context, session: ChatSession | None, user_id: str) -> Decision:
-    """A person closed the app: their current hand if the one in their chat is not it, and the table if the
-    group's is behind the stored game. Nothing for a lobby or a finished game (shown as always)."""
+    """A player closed the app: their current hand if the one in their chat is not it, and the table if the
+    group's is behind the stored game. Nothing for a lobby or a finished game (shown as always), and nothing
+    for a spectator: their page held nothing back, and closing pages must not let anyone force table edits."""
     if session is None or not isinstance(session.header, Playing) or session.game is None:
         return show()
     header, game = session.header, session.game
+    seat_no = seat_of(header, user_id)
+    if seat_no is None:
+        return show()
     effects: list[Effect] = []
     if table_behind(ctx.record):
         effects.append(current_table(ctx, header, game))
-    seat_no = seat_of(header, user_id)
-    if seat_no is not None:
-        hand = current_hand(ctx, header, game, seat_no)
-        if hand_shown(ctx.record.messages, user_id) != fingerprint(hand.message):
-            effects.append(hand)
+    hand = current_hand(ctx, header, game, seat_no)
+    if hand_shown(ctx.record.messages, user_id) != fingerprint(hand.message):
+        effects.append(hand)
     return show(*effects)
 
 

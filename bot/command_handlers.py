@@ -193,7 +193,8 @@ def rules(ctx: Context, session: ChatSession | None, command: Command) -> Decisi
 
 def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, code: str) -> Decision:
     """/join, /leave, /start, /cancel: the lobby's buttons typed; during a game /leave surrenders and
-    /cancel stops the game (its creator or an admin)."""
+    /cancel (its creator or an admin) stops it, or surrenders it when the canceller plays a rated game
+    (`surrender.cancel`)."""
     user = command.user
     _ = ctx.tr(user.lang)._
     header = session.header if session is not None else None
@@ -207,7 +208,7 @@ def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, cod
                 return show(
                     Reply(ctx.chat_id, message([line(_("Only the creator or an admin can cancel."))]))
                 )
-            return lobby_logic.game_cancelled(ctx, header, user)
+            return surrender.cancel(ctx, session, user)
     text = _("There is no open lobby. Start one with {command}.").format(command=ctx.spelled("newgame"))
     return show(Reply(ctx.chat_id, message([line(text)])))
 

@@ -97,6 +97,7 @@ class Alert:
     text: str
     show_alert: bool = False
     applied: bool = False  # set by the service: the press it answers was saved (the web page's "ok")
+    rate_limited: bool = False  # set by the service: refused by the per-user limit, before any Redis call
 
 
 Effect = ShowTable | ShowHand | Notice | Reply | Alert

@@ -47,6 +47,7 @@ class Press:
     user: User
     payload: str
     through_private: bool = False  # it came through the person's private chat (a deep link), so it is open
+    from_app: bool = False  # it came from the web app's page, which shows its presser the game itself
 
 
 @dataclass(frozen=True)

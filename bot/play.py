@@ -51,6 +51,7 @@ def start_game(ctx: Context, lobby: Lobby) -> Decision:
         thread_id=lobby.thread_id,
         started_at=ctx.now,
         season=ctx.record.season,
+        lobby_id=lobby.lobby_id,
     )
     return settle(ctx, None, header, game)
 
@@ -465,6 +466,7 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
                 ctx.tr(header.lang),
                 changes,
                 replay=ctx.opens_app,
+                unrated=not ratings.compares_people(header.seats, teams),
             ),
             final=True,
         )

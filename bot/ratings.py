@@ -5,7 +5,11 @@ what a game of Durak produces; Thurstone-Mosteller would treat it as pairs of du
 game starts (they come with the lobby's load, `storage.scripts.SEATED_RATINGS`) and kept in its seats, so the
 game's final save writes the new ones without reading anything (`bot.play.finish`).
 
-AI seats play with a fixed rating per level and are never ranked: their own change is thrown away.
+Ratings measure play against people (docs/reliability.md §12): AI seats are left out of the ranking, so a
+game rates its people by their order among themselves and an AI's level never moves a person's rating; a
+game that compares no two people (fewer than two people, or a team game whose people all sit on one side)
+is not rated at all, so one person cannot farm a rating by beating AI seats. Such a game still counts in
+the stats (games, durak, points), which rank below every rated player in `/stats`.
 """
 
 from __future__ import annotations
@@ -19,9 +23,6 @@ from core import Result
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 NEW = (MODEL.mu, MODEL.sigma)  # a person's rating before their first rated game in a chat's season
-# Chosen, not measured: an easy AI a little below a new player's mu, a hard one above; a small sigma, so a
-# game against the AI moves a person's rating as a game against a known player would.
-AI_RATINGS: dict[str, tuple[float, float]] = {"easy": (20.0, 2.0), "normal": (25.0, 2.0), "hard": (30.0, 2.0)}
 PROVISIONAL_GAMES = 5  # fewer rated games than this: listed apart in /stats
 
 
@@ -58,19 +59,39 @@ def places(result: Result, seats: int, teams: bool = False) -> list[int]:
     return [place.get(seat, seats) for seat in range(seats)]
 
 
+def compares_people(seats: list[Seat], teams: bool = False) -> bool:
+    """Whether a game of these seats can rate anyone: two people or more, and in a team game people on both
+    sides (partners who only beat AI seats together learn nothing about each other)."""
+    people = [number for number, seat in enumerate(seats) if not seat.is_ai]
+    if len(people) < 2:
+        return False
+    return not teams or len({side(seats[number], number) for number in people}) == 2
+
+
+def side(seat: Seat, number: int) -> int:
+    """A team game's side of a seat: the one picked in the lobby, else by seat (partners alternate)."""
+    return seat.team if seat.team is not None else number % 2
+
+
 def rated(result: Result, seats: list[Seat], teams: bool = False) -> list[Change | None] | None:
-    """Each seat's change (None for an AI seat), or None when the game is not rated: a seat of a person
-    without a rating is a game started before ratings existed."""
-    if any(seat.rating is None for seat in seats if not seat.is_ai):
+    """Each seat's change (None for an AI seat), or None when the game is not rated: it compares no two
+    people (`compares_people`), or a person's seat has no rating (a game started before ratings existed).
+    Only the people are ranked, by their places among themselves."""
+    people = [number for number, seat in enumerate(seats) if not seat.is_ai]
+    if not compares_people(seats, teams) or any(seats[number].rating is None for number in people):
         return None
     ranks = places(result, len(seats), teams)
-    before = [AI_RATINGS.get(seat.ai, NEW) if seat.ai is not None else seat.rating or NEW for seat in seats]
-    players = [MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in before]
-    after = _rate(players, ranks, teams)
-    return [
-        None if seat.is_ai else Change(before[number], (after[number].mu, after[number].sigma))
-        for number, seat in enumerate(seats)
-    ]
+    among = sorted({ranks[number] for number in people})
+    before = [seats[number].rating or NEW for number in people]
+    after = _rate(
+        [MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in before],
+        [among.index(ranks[number]) + 1 for number in people],
+        teams,
+    )
+    changes: list[Change | None] = [None] * len(seats)
+    for number, old, new in zip(people, before, after, strict=True):
+        changes[number] = Change(old, (new.mu, new.sigma))
+    return changes
 
 
 def _rate(players: list[PlackettLuceRating], ranks: list[int], teams: bool) -> list[PlackettLuceRating]:

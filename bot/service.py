@@ -201,7 +201,7 @@ class GameService:
         if self.limiter is not None and not self.limiter.allow(press.platform, press.user.id):
             text = translator(press.user.lang)._("Too many presses: wait a moment.")
             metrics.METRICS.refused(press.platform, "rate_limited")
-            return [Alert(press.user.id, text)]
+            return [Alert(press.user.id, text, rate_limited=True)]
         payload = payloads.parse(press.payload)
         if payload is None:
             return [
@@ -219,6 +219,7 @@ class GameService:
             private_chat.opened_first(decide, press.user.id) if press.through_private else decide,
             payload.code,
             from_memory=True,
+            on_page=press.user.id if press.from_app else None,
         )
 
     async def _timer(self, due: TimerDue) -> list[Effect]:
@@ -246,6 +247,7 @@ class GameService:
         *,
         from_memory: bool = False,
         prepare: Prepare | None = None,
+        on_page: str | None = None,
     ) -> list[Effect]:
         """Load, decide, save; on a conflict decide again on the record the save returned.
 
@@ -254,7 +256,11 @@ class GameService:
         decision, so one that saves nothing (a refusal) is made again on the loaded record.
 
         ``prepare`` works out AI moves or hints off the event loop first (`bot.ai_pool`); with a pool, no
-        decision works out an AI move itself."""
+        decision works out an AI move itself.
+
+        ``on_page``: the input is a press of this person's web app page. A refusal then shows the chat
+        nothing they would not be shown were it saved, counting them on the app: their page shows them the
+        refusal and the game, and their chat hand stays paused (a refused stale press, docs/webapp.md)."""
         begin = time.perf_counter()
         notes: list[Effect] = []  # what `bot.repair` tells the chat about a stored record it had to repair
         record = self.recent.running_game(chat) if from_memory else None
@@ -276,7 +282,10 @@ class GameService:
                 if not confirmed:
                     record, confirmed = await repair.loaded(self.store, chat, notes), True
                     continue
-                return notes + stamped(decision.effects, record.version)  # drawn from the stored record
+                effects = decision.effects
+                if on_page is not None:
+                    effects = await self._held_back(chat, effects, session, also_on_app=on_page)
+                return notes + stamped(effects, record.version)  # drawn from the stored record
             state = decision.session.encode() if decision.session is not None else None
             saved = await self.store.save_or_current(
                 chat,
@@ -294,27 +303,32 @@ class GameService:
             if isinstance(saved, int):
                 self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
-                effects = await self._held_back(chat, decision)
+                effects = await self._held_back(chat, decision.effects, decision.session)
                 return notes + stamped(marked_applied(effects), saved)
             log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
             record, confirmed = await repair.with_usable_defaults(self.store, chat, saved, notes), True
         return notes + [Alert("", translator(None)._("The table is busy, try again."))]
 
-    async def _held_back(self, chat: ChatRef, decision: Decision) -> list[Effect]:
-        """A saved decision's effects without the chat screens people on the web app do not need."""
-        effects = decision.effects
-        if (
-            self.on_app is None
-            or chat.platform not in self.config.app_platforms
-            or not app_screens.holds_back(effects)
-        ):
+    async def _held_back(
+        self,
+        chat: ChatRef,
+        effects: list[Effect],
+        session: ChatSession | None,
+        also_on_app: str | None = None,
+    ) -> list[Effect]:
+        """Effects without the chat screens people on the web app do not need (``session``: the chat as they
+        leave it); ``also_on_app`` is on the app whatever the open pages say (their press came from it)."""
+        if not app_screens.holds_back(effects):
             return effects
-        try:
-            on_app = await self.on_app(chat)
-        except Exception:  # who is on the app is only a saving: every screen goes out without it
-            log.warning("chat=%s: open pages unknown, every screen sent", chat, exc_info=True)
-            return effects
-        return app_screens.thinned(effects, decision.session, on_app)
+        on_app: set[str] = set() if also_on_app is None else {also_on_app}
+        if self.on_app is not None and chat.platform in self.config.app_platforms:
+            try:
+                on_app.update(await self.on_app(chat))
+            except Exception:  # who is on the app is only a saving: every screen goes out without it
+                log.warning("chat=%s: open pages unknown, every screen sent", chat, exc_info=True)
+                if also_on_app is None:
+                    return effects
+        return app_screens.thinned(effects, session, on_app)
 
     async def _pages_open(self, chat: ChatRef, user_id: str) -> bool:
         if self.on_app is None:

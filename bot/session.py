@@ -91,6 +91,9 @@ class Playing(Stored):
     thread_id: str = ""
     started_at: float
     season: int = Field(default=1, exclude_if=lambda value: value == 1)  # the chat's season at the start
+    # the lobby it started from: a page opened from that lobby's link by someone not seated is offered to
+    # watch (adapters/web/state.py); not stored while empty (games started before it was kept)
+    lobby_id: str = Field(default="", exclude_if=lambda value: not value)
     turn_deadline: float | None = None  # when the seat to act times out
     turn_step: int = -1  # the game step the deadline belongs to
     reminded: bool = False

@@ -4,17 +4,21 @@ answer's button, within `CONFIRM_SECONDS`, ends the game. Pure: see `Decision`.
 Nothing is stored while the question is open: its button says whose seat it is for and when it was asked
 (``Y<seat>:<seconds since the game started, base 36>``), under the game's id and the step it was asked at.
 A press is refused, with the reason, when it comes from anyone else, after the time, or from another game.
+
+`/cancel` of a rated game by one of its players asks the same question (docs/reliability.md §12): a game
+that compares people cannot be dodged by cancelling it while losing; an admin who is not playing stops it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import payloads
+from bot import payloads, ratings
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert, Button, Reply
 from bot.inputs import User
+from bot.lobby import game_cancelled
 from bot.payloads import Payload
 from bot.play import apply_and_settle, seat_of
 from bot.render.text import bold, line, message
@@ -52,9 +56,28 @@ def base36(number: int) -> str:
             return digits
 
 
-def ask(ctx: Context, session: ChatSession, user: User) -> Decision:
-    """`/leave` during a game: the question with its button, to the leaver alone where the platform can
-    reach them privately, else in the chat (the button still works for the leaver only)."""
+def cancel(ctx: Context, session: ChatSession, user: User) -> Decision:
+    """`/cancel` of a running game by its creator or an admin. A game that rates people (`ratings.compares_people`)
+    is the surrender question for a canceller still holding cards, and cannot be cancelled by one who is out
+    (the others' places still count); anyone else (an admin not playing, a game of one person with AI
+    seats) stops it and nothing is recorded."""
+    header, game = session.header, session.game
+    assert isinstance(header, Playing) and game is not None
+    seat_no = seat_of(header, user.id)
+    if seat_no is None or not ratings.compares_people(header.seats, game.settings.teams):
+        return game_cancelled(ctx, header, user)
+    if game.is_out(seat_no):
+        text = ctx.tr(user.lang)._(
+            "The others are still playing and the game counts: only an admin who is not playing can stop it."
+        )
+        return show(Reply(ctx.chat_id, message([line(text)])))
+    return ask(ctx, session, user, cancelling=True)
+
+
+def ask(ctx: Context, session: ChatSession, user: User, cancelling: bool = False) -> Decision:
+    """`/leave` during a game (or ``cancelling``: `/cancel` of a rated game, see `cancel`): the question with
+    its button, to the leaver alone where the platform can reach them privately, else in the chat (the
+    button still works for the leaver only)."""
     header, game = session.header, session.game
     assert isinstance(header, Playing) and game is not None
     tr = ctx.tr(user.lang)
@@ -66,7 +89,17 @@ def ask(ctx: Context, session: ChatSession, user: User) -> Decision:
         return show(Reply(ctx.chat_id, message([line(_("You are already out of the game."))])))
     question = Question(seat_no, max(0, int(ctx.now - header.started_at)))
     payload = Payload(ctx.chat_id, header.game_id, game.step, question.code())
-    if game.settings.teams:
+    if cancelling and game.settings.teams:
+        text = _(
+            "Other people are playing: cancelling counts as your surrender. "
+            "Your team will lose and the game ends for everyone."
+        )
+    elif cancelling:
+        text = _(
+            "Other people are playing: cancelling counts as your surrender. "
+            "You will be the durak and the game ends for everyone."
+        )
+    elif game.settings.teams:
         text = _("Surrender? Your team will lose and the game ends for everyone.")
     else:
         text = _("Surrender? You will be the durak and the game ends for everyone.")

@@ -24,6 +24,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from adapters.telegram.delivery import Delivery
 from adapters.telegram.handlers import Handlers
+from adapters.telegram.membership import Membership
 from adapters.telegram.memory import PLATFORM, ChatMemory, ref
 from adapters.telegram.miniapp import MiniApp
 from adapters.telegram.pacing import Clock, Limits
@@ -110,7 +111,8 @@ class TelegramBot:
             texts=config.telegram_cache_chats,
             repost_after=config.telegram_repost_after,
         )
-        self.handlers = Handlers(service, store, self.memory, self.delivery)
+        self.membership = Membership(self.application.bot)  # who administers a group, who may join its games
+        self.handlers = Handlers(service, store, self.memory, self.delivery, self.membership)
         self.delivery.migrate = self.handlers.migrate
         self.delivery.private_closed = self.private_closed
         if config.webapp_on and config.webapp_url and config.webapp_name:
@@ -158,7 +160,9 @@ class TelegramBot:
         await self.publish_commands()
         await application.start()
         assert application.updater is not None
-        self.pages = telegram_pages(self.config, self.service, self.deliver_pressed)  # WEBAPP_URL: the pages
+        self.pages = telegram_pages(  # WEBAPP_URL: the pages
+            self.config, self.service, self.deliver_pressed, self.membership.is_member
+        )
         if self.pages is not None:
             self.pages.hold_back_screens(self.deliveries if self.deliveries is not None else self.deliver_due)
         if webhook is None:  # `durak-bot run --webhook` sets telegram_webhook; WEBHOOK_URL alone is enough

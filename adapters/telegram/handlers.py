@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from dataclasses import replace
 
 from telegram import CallbackQuery, Chat, Message, Update
 from telegram import User as TelegramUser
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -28,24 +27,25 @@ from telegram.ext import (
 from adapters.telegram.deeplink import decode_start
 from adapters.telegram.delivery import Delivery
 from adapters.telegram.items import GAME_THREAD
+from adapters.telegram.membership import Membership
 from adapters.telegram.memory import PLATFORM, ChatMemory, ref
 from bot import payloads
 from bot.adapter import MessageMemory
 from bot.commands import NEWGAME, Place, Who, names_with, offered_in
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
-from bot.lru import LRU
+from bot.membership import refused_join
 from bot.outbox import TABLE_SHOWN
 from bot.private_chat import lobby_opened
 from bot.render.text import line, message
 from bot.service import GameService
 from storage.errors import StoreUnavailable
+from storage.keys import ChatRef
 
 log = logging.getLogger("durak.telegram")
 
 COMMANDS = tuple(spec.name for spec in offered_in(Place.TELEGRAM))  # the names the bot listens to
 ADMIN_COMMANDS = names_with(Who.ADMIN)  # only these ask Telegram who administers the chat
-ADMIN_KNOWN_FOR = 60.0  # seconds an answer of getChatMember is reused: a flood of /settings asks once
 OPENS_LOBBY = NEWGAME.names
 ANSWER_WITHIN = 0.6  # seconds: past this the press is answered empty (the spinner stops) and the move goes on
 MAX_ALERT = 200
@@ -64,14 +64,19 @@ def topic_of(msg: Message | None) -> int | None:
 
 class Handlers:
     def __init__(
-        self, service: GameService, store: MessageMemory, memory: ChatMemory, delivery: Delivery
+        self,
+        service: GameService,
+        store: MessageMemory,
+        memory: ChatMemory,
+        delivery: Delivery,
+        membership: Membership,
     ) -> None:
         self.service = service
         self.store = store
         self.memory = memory
         self.delivery = delivery
+        self.membership = membership  # who administers a group (admin commands), who may join its games
         self._migrations: dict[str, asyncio.Task[None]] = {}
-        self._admins: LRU[tuple[int, int], tuple[float, bool]] = LRU(10_000)  # (chat, user) -> (when, admin)
 
     def register(self, application: Application) -> None:  # type: ignore[type-arg]
         only_new = filters.UpdateType.MESSAGE
@@ -82,10 +87,14 @@ class Handlers:
         application.add_error_handler(self.on_error)
 
     async def on_any_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Every message the bot receives tells the newest message id of its chat (`ChatMemory.newer_than`)."""
+        """Every message the bot receives tells the newest message id of its chat (`ChatMemory.newer_than`);
+        every update from a group, that its sender is in it (`Membership.saw`)."""
         msg = update.message or update.edited_message
         if msg is not None:
             self.memory.saw_message(msg.chat.id, msg.message_id)
+        sender, chat = update.effective_user, update.effective_chat
+        if sender is not None and chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+            self.membership.saw(chat.id, sender.id)  # they write or press in the group: they are in it
 
     # ---- commands ------------------------------------------------------------------------------------
 
@@ -116,17 +125,7 @@ class Handlers:
     async def is_admin(self, chat: Chat, sender: TelegramUser, msg: Message) -> bool:
         if msg.sender_chat is not None and msg.sender_chat.id == chat.id:
             return True  # an anonymous admin writes as the group itself
-        known = self._admins.touch((chat.id, sender.id))
-        if known is not None and time.monotonic() - known[0] < ADMIN_KNOWN_FOR:
-            return known[1]
-        try:
-            member = await chat.get_member(sender.id)
-        except TelegramError as error:
-            log.warning("getChatMember %s/%s failed: %s", chat.id, sender.id, error)
-            return False
-        admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-        self._admins[(chat.id, sender.id)] = (time.monotonic(), admin)
-        return admin
+        return await self.membership.is_admin(chat.id, sender.id)
 
     @staticmethod
     def alerts_to_private(effects: list[Effect], user: User, home: str = "") -> list[Effect]:
@@ -147,8 +146,16 @@ class Handlers:
         """``/start <payload>``: the user followed a Join or "My hand" link; it is their button press.
         The hand is sent as a new message, since the private chat now ends with their /start, and the old
         hand deleted (as for an announced turn), so the chat keeps one hand, at the bottom. The private
-        chat is open now, which the game hears with the press (``through_private``)."""
+        chat is open now, which the game hears with the press (``through_private``). A link can be
+        forwarded out of its group, so a Join through it seats only the group's members (`bot.membership`)."""
         press = Press(PLATFORM, user, self.current_payload(payload), through_private=True)
+        parsed = payloads.parse(press.payload)
+        if parsed is not None:
+            chat = ChatRef(PLATFORM, parsed.chat_id)
+            refused = await refused_join(self.membership.is_member, chat, user, parsed.code)
+            if refused:
+                self.delivery.submit(self.alerts_to_private(refused, user))
+                return
         effects = await self.service.handle(press)
         effects = [
             replace(e, announce=True) if isinstance(e, ShowHand) and e.user_id == user.id else e

@@ -13,6 +13,9 @@ the chat the game was played in. See docs/webapp.md, "Replays".
 from __future__ import annotations
 
 import json
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,9 +59,52 @@ class Archived:
         return self.chat == str(chat) and user_id in self.people
 
 
-def replay_state(record: str, lang: str) -> State:
+def replay_json(record: str, lang: str) -> bytes:
+    """The replay as the bytes the route sends (UTF-8 JSON): built once, cached as they are. ArchiveError when
+    the record does not replay.
+
+    Pure CPU work, so the route runs it on a worker thread; but a thread holds the GIL, which Python takes
+    from it for the event loop only every 5 ms (`sys.getswitchinterval`), and the loop needs it back after
+    each of its system calls, so a request would wait for the build several times 5 ms. Sleeping 0 s after
+    every step hands the GIL over at once: the loop waits at most one step (a fraction of a millisecond)."""
+    state = replay_state(record, lang, pause=lambda: time.sleep(0))
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class ReplayCache:
+    """Built replays by (game, language), the most recently used kept within ``budget`` bytes: the size of
+    a replay grows with its game's length (~70 KiB for 180 actions), so a count would bound nothing. An
+    archive never changes, so an entry is never stale (it outlives its archive's 30 days only in a process
+    that ran that long and kept asking for it)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self._entries: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> bytes | None:
+        body = self._entries.get(key)
+        if body is not None:
+            self._entries.move_to_end(key)
+        return body
+
+    def put(self, key: tuple[str, str], body: bytes) -> None:
+        """Keep ``body``, dropping the least recently used until the rest fits; one larger than the whole
+        budget is not kept."""
+        old = self._entries.pop(key, None)
+        self.size -= len(old) if old is not None else 0
+        if len(body) > self.budget:
+            return
+        while self._entries and self.size + len(body) > self.budget:
+            _, dropped = self._entries.popitem(last=False)
+            self.size -= len(dropped)
+        self._entries[key] = body
+        self.size += len(body)
+
+
+def replay_state(record: str, lang: str, pause: Callable[[], object] = lambda: None) -> State:
     """The replay's JSON: the players, every step's full position and move line, the result, the page's
-    labels. ArchiveError when the record does not replay."""
+    labels. ArchiveError when the record does not replay. ``pause`` is called after every step."""
     data, game, log, seats = first_position(record)
     chat_id = chat_id_of(str(data.get("chat", "")))
     tr = translator(lang)
@@ -68,6 +114,7 @@ def replay_state(record: str, lang: str) -> State:
         lines = move_lines(step.before, step.seat, step.action, step.after, names, tr)
         steps.append(position(step.after, step.number, step.seat, lines))
         game = step.after
+        pause()
     game_id = str(data.get("game_id", ""))
     return {
         "ref": replay_ref(chat_id, game_id),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import ipaddress
 import json
 import logging
 import time
@@ -28,19 +29,23 @@ from aiohttp import WSMsgType, web
 from redis.exceptions import RedisError
 
 from adapters.local.replay import ArchiveError, final_position
-from adapters.web import presence
+from adapters.web import limits, presence
 from adapters.web.auth import InitDataRefused, refusal_text, telegram_viewer
+from adapters.web.headers import secured
+from adapters.web.limits import BodyTooLarge, read_body, retry_after
 from adapters.web.links import parse_ref, parse_replay_ref
-from adapters.web.live import LiveHub, Page, State
-from adapters.web.replay import Archived, replay_state
+from adapters.web.live import CLOSE_TOO_MANY, WRITER_LIMIT, LiveHub, Page, State, bound_send_buffer
+from adapters.web.replay import Archived, ReplayCache, replay_json
 from adapters.web.sessions import LocalSessions, Viewer
-from adapters.web.state import FinalGame, may_see, viewer_state
+from adapters.web.state import FinalGame, may_see, started_state, viewer_state, watch_offered
 from bot import payloads
 from bot.effects import Alert, Effect
 from bot.i18n import Translator, translator
 from bot.inputs import Press, User
 from bot.lru import LRU
+from bot.membership import MembershipCheck, refused_join
 from bot.play import seat_of
+from bot.ratelimit import PressLimiter
 from bot.repair import Unreadable
 from bot.service import GameService
 from bot.session import ChatSession, Finished
@@ -53,7 +58,13 @@ STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 5.0  # seconds a new WebSocket has to say who it is
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
-MAX_BODY = 4096  # bytes of a press (a payload is at most 64)
+CLOSE_REASONS = {  # a close frame's reason (for logs and developers; the page shows the error message)
+    CLOSE_UNAUTHORIZED: b"no valid hello",
+    CLOSE_NOT_FOUND: b"no such game",
+    CLOSE_TOO_MANY: b"too many pages open",
+}
+MAX_BODY = 4096  # bytes of a press (a payload is at most 64), on any app the routes are mounted on
+REPLAY_CACHE_BYTES = 16 * 1024 * 1024  # built replays kept per process: ~230 of a 180-action game
 LANGS = ("en", "ru", "it")
 JSON = "application/json"
 NO_CACHE = "no-cache"  # the page and its files: kept, but revalidated before each use
@@ -85,18 +96,29 @@ class WebFrontEnd:
         hello_timeout: float = HELLO_TIMEOUT,
         heartbeat: float = presence.REFRESH,
         static: Path = STATIC,
+        read_limiter: PressLimiter | None = None,
+        replay_limiter: PressLimiter | None = None,
+        replay_cache_bytes: int = REPLAY_CACHE_BYTES,
+        is_member: MembershipCheck | None = None,
     ) -> None:
         self.service = service
         self.deliver = deliver
         self.telegram_token = telegram_token  # set: Telegram's initData signs viewers in
         self.local = local  # set: the local browser game's one-time key and session tokens
+        self.is_member = is_member  # set: only the chat's members take a seat from the page (bot.membership)
         self.clock = clock
         self.hello_timeout = hello_timeout
         self.heartbeat = heartbeat
         self.static = static
         self.hub = LiveHub(redis, self.render, self.gone, clock=clock)
         self._finals: LRU[str, FinalGame | None] = LRU(64)
-        self._replays: LRU[tuple[str, str], tuple[Archived, State]] = LRU(32)  # by (game, language)
+        # per person, checked before any Redis call (`adapters.web.limits`); presses: the service's limiter
+        self.read_limiter = read_limiter or limits.read_limiter()
+        self.replay_limiter = replay_limiter or limits.replay_limiter()
+        self._archives: LRU[str, Archived] = LRU(256)  # who may watch, from the record (~3 KiB each)
+        self._replays = ReplayCache(replay_cache_bytes)  # the bytes sent, by (game, language)
+        self._building: dict[tuple[str, str], asyncio.Future[bytes]] = {}  # one build per replay at a time
+        self._build_slot = asyncio.Semaphore(1)  # one replay built at a time, on a worker thread
 
     # ---- wiring ------------------------------------------------------------------------------------
 
@@ -105,6 +127,7 @@ class WebFrontEnd:
         channel with the app."""
         base = "/" + prefix.strip("/")
         base = "" if base == "/" else base
+        app.on_response_prepare.append(secured(base))  # nosniff, frame-ancestors, no-store (`headers`)
         app.router.add_get(base + "/", self.index)
         if base:
             app.router.add_get(base, self.index)
@@ -131,10 +154,9 @@ class WebFrontEnd:
         await self.hub.start()
 
     async def _close_pages(self, app: web.Application) -> None:
-        for page in [page for pages in self.hub.pages.values() for page in pages]:
-            socket = page.socket
-            if isinstance(socket, web.WebSocketResponse):
-                await socket.close(code=1001, message=b"server shutting down")
+        await self.hub.close_all(
+            1001, b"server shutting down"
+        )  # at once: a page that stopped reading waits not
 
     async def _stop(self, app: web.Application) -> None:
         await self.hub.stop()
@@ -201,9 +223,13 @@ class WebFrontEnd:
         game_id: str,
     ) -> State | None:
         version, session, final = loaded
-        if session is None or not may_see(session, game_id, viewer.user.id):
+        if session is None:
             return None
         lang = viewer.user.lang
+        if not may_see(session, game_id, viewer.user.id):
+            if watch_offered(session, game_id, viewer.user.id):  # the lobby's link: the game started
+                return started_state(chat.chat_id, version, session, lang, self.clock())
+            return None
         return viewer_state(chat.chat_id, version, session, viewer.user.id, lang, self.clock(), final)
 
     async def render(self, chat: ChatRef, pages: list[Page]) -> list[tuple[Page, State | None]]:
@@ -211,13 +237,14 @@ class WebFrontEnd:
         seat and language, so pages alike (spectators, one person's two tabs) share one."""
         loaded = await self.loaded(chat)
         session = loaded[1]
-        built: dict[tuple[int | None, str, bool], State | None] = {}
+        built: dict[tuple[int | None, str, bool, bool], State | None] = {}
         states: list[tuple[Page, State | None]] = []
         for page in pages:
             user = page.viewer.user
             visible = session is not None and may_see(session, page.game_id, user.id)
             seat = seat_of(session.header, user.id) if session is not None else None
-            key = (seat, user.lang, visible)
+            offered = session is not None and watch_offered(session, page.game_id, user.id)
+            key = (seat, user.lang, visible, offered)
             if key not in built:
                 built[key] = self.state_for(chat, loaded, page.viewer, page.game_id)
             states.append((page, built[key]))
@@ -265,6 +292,8 @@ class WebFrontEnd:
     async def state(self, request: web.Request) -> web.Response:
         viewer = self.request_viewer(request)
         tr = translator(viewer.user.lang)
+        if not self.read_limiter.allow(viewer.platform, viewer.user.id):  # before any Redis call
+            return too_many(tr, self.read_limiter)
         ref = parse_ref(request.query.get("ref", ""))
         if ref is None:
             return failed(404, no_game_text(tr))
@@ -280,59 +309,101 @@ class WebFrontEnd:
     async def replay(self, request: web.Request) -> web.Response:
         """A finished game step by step with every hand (`adapters.web.replay`), for its players only: 404
         for a game the archive does not hold (unknown, or older than 30 days) or one of another chat, 403
-        for someone who did not play it."""
+        for someone who did not play it, 429 for one person asking too often. Who may watch is decided on
+        the archive's own fields before anything is built; a replay is built once per language, off the
+        event loop, and kept as the bytes sent."""
         viewer = self.request_viewer(request)
         tr = translator(viewer.user.lang)
+        if not self.replay_limiter.allow(viewer.platform, viewer.user.id):  # before any Redis call
+            return too_many(tr, self.replay_limiter)
         ref = parse_replay_ref(request.query.get("ref", ""))
         if ref is None:
             return failed(404, not_archived_text(tr))
         try:
-            found = await self.replayed(ref.game_id, tr.lang)
+            archived = await self.archived(ref.game_id)
         except StoreUnavailable:
             return unavailable(tr)
-        if found is None:
-            return failed(404, not_archived_text(tr))
-        archived, replayed = found
         chat = ChatRef(viewer.platform, ref.chat_id)
-        if archived.chat != str(chat):  # another chat's game: as if it were not there
+        if archived is None or archived.chat != str(chat):  # another chat's game: as if it were not there
             return failed(404, not_archived_text(tr))
         if not archived.may_watch(chat, viewer.user.id):
             text = tr._("Only the players of this game can watch its replay.")
             return failed(403, text)
-        return web.json_response(replayed)
+        body = await self.replayed(ref.game_id, archived, tr.lang)
+        if body is None:
+            return failed(404, not_archived_text(tr))
+        return web.Response(body=body, content_type=JSON, charset="utf-8")
 
-    async def replayed(self, game_id: str, lang: str) -> tuple[Archived, State] | None:
-        """The archived game and its replay in ``lang``; None when the archive does not hold it (or it does
-        not replay). An archive never changes, so a replay is worked out once per language."""
-        cached = self._replays.touch((game_id, lang))
-        if cached is not None:
-            return cached
+    async def archived(self, game_id: str) -> Archived | None:
+        """Where an archived game was played and who played it, read from its record (cached: an archive
+        never changes); None when the archive does not hold it or it cannot be read."""
+        found = self._archives.touch(game_id)
+        if found is not None:
+            return found
         record = await self.service.store.archived_game(game_id)
         if record is None:
             return None
         try:
-            found = (Archived.read(record), replay_state(record, lang))
+            found = Archived.read(record)
+        except ArchiveError as error:
+            log.warning("archived game %s cannot be read: %s", game_id, error)
+            return None
+        self._archives[game_id] = found
+        return found
+
+    async def replayed(self, game_id: str, archived: Archived, lang: str) -> bytes | None:
+        """The replay's JSON in ``lang``, as sent; None when the game does not replay. Built once: asks for a
+        replay being built wait for that build, and builds run one at a time on a worker thread (the engine's
+        replay of a long game is tens of milliseconds of CPU that would otherwise stall every page)."""
+        key = (game_id, lang)
+        body = self._replays.get(key)
+        if body is not None:
+            return body
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(self._build(key, archived.record))
+            self._building[key] = building
+            building.add_done_callback(lambda done: self._built(key, done))
+        try:
+            return await asyncio.shield(building)  # a request that goes away leaves the build to the others
         except ArchiveError as error:
             log.warning("archived game %s does not replay: %s", game_id, error)
             return None
-        self._replays[(game_id, lang)] = found
-        return found
+
+    async def _build(self, key: tuple[str, str], record: str) -> bytes:
+        async with self._build_slot:
+            body = await asyncio.to_thread(replay_json, record, key[1])
+        self._replays.put(key, body)
+        return body
+
+    def _built(self, key: tuple[str, str], done: asyncio.Future[bytes]) -> None:
+        self._building.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved here too, in case every request waiting for it went away
 
     async def press(self, request: web.Request) -> web.Response:
         """A button of the page: through the service like a chat button; the refusal's text comes back."""
         viewer = self.request_viewer(request)
         tr = translator(viewer.user.lang)
         try:
-            body = await request.json()
+            body = json.loads(await read_body(request, MAX_BODY))  # bounded here, whatever app mounts this
             text = body["payload"] if isinstance(body, dict) else None
-        except (ValueError, KeyError, web.HTTPRequestEntityTooLarge):
+        except BodyTooLarge:
+            return failed(413, tr._("That request is too large."))
+        except (ValueError, KeyError):
             text = None
         payload = payloads.parse(text) if isinstance(text, str) else None
         if payload is None:
             return failed(400, tr._("That button is not valid."))
         chat = ChatRef(viewer.platform, payload.chat_id)
-        effects = await self.service.handle(Press(viewer.platform, viewer.user, payload.encode()))
+        effects = await refused_join(self.is_member, chat, viewer.user, payload.code)
+        effects = effects or await self.service.handle(
+            Press(viewer.platform, viewer.user, payload.encode(), from_app=True)
+        )
         alerts = [e for e in effects if isinstance(e, Alert) and e.user_id in (viewer.user.id, "")]
+        limited = next((alert for alert in alerts if alert.rate_limited), None)
+        if limited is not None and self.service.limiter is not None:  # refused before any Redis call: so here
+            return failed(429, limited.text, {"Retry-After": retry_after(self.service.limiter)})
         applied = any(alert.applied for alert in alerts)  # this press was saved, whatever else was meanwhile
         said = next((alert.text for alert in alerts if alert.text), None)
         shown: list[Effect] = [e for e in effects if not isinstance(e, Alert)]
@@ -349,29 +420,56 @@ class WebFrontEnd:
         return web.json_response(answer)
 
     async def websocket(self, request: web.Request) -> web.WebSocketResponse:
-        """The live channel: a hello first (who and which game), then every new state of the chat."""
-        socket = web.WebSocketResponse(heartbeat=self.heartbeat, max_msg_size=16 * 1024)
+        """The live channel: a hello first (who and which game), then every new state of the chat. A page
+        is registered (subscribed, present) only once it may see the chat; an address or a person with
+        too many sockets open here is refused (4429), before any Redis call."""
+        socket = web.WebSocketResponse(
+            heartbeat=self.heartbeat, max_msg_size=16 * 1024, writer_limit=WRITER_LIMIT
+        )
         await socket.prepare(request)
-        page = await self.hello(socket, asked_lang(request))
-        if page is None:
+        bound_send_buffer(request.transport)
+        lang = asked_lang(request)
+        address = client_address(request)
+        if address is not None and not self.hub.sockets_per_address.take(address):
+            await refuse(socket, 429, too_many_pages_here_text(translator(lang)), CLOSE_TOO_MANY)
             return socket
         try:
-            await self.hub.add(page)
-            if not await self.hub.send_current(page):
-                tr = translator(page.viewer.user.lang)
-                await socket.send_json({"type": "error", "status": 404, "error": no_game_text(tr)})
-                await socket.close(code=CLOSE_NOT_FOUND, message=b"no such game")
-                return socket
+            page = await self.hello(socket, lang)
+            if page is not None:
+                if request.transport is not None:
+                    page.abort = request.transport.abort
+                await self.live_page(socket, page)
+        finally:
+            if address is not None:
+                self.hub.sockets_per_address.give_back(address)
+        return socket
+
+    async def live_page(self, socket: web.WebSocketResponse, page: Page) -> None:
+        """A page whose hello named a viewer: within its person's cap, and allowed to see the chat (one
+        load, before anything is registered), it gets its state, then every new one until it closes."""
+        tr = translator(page.viewer.user.lang)
+        person = (page.viewer.platform, page.viewer.user.id)
+        if not self.hub.sockets_per_person.take(person):
+            await refuse(socket, 429, too_many_pages_text(tr), CLOSE_TOO_MANY)
+            return
+        try:
+            state = await self.hub.current(page)
+            if state is None:  # nothing registered, published or resumed for a refused hello
+                await refuse(socket, 404, no_game_text(tr), CLOSE_NOT_FOUND)
+                return
+            await self.hub.add(page, state)
             async for message in socket:  # the page says nothing more; pings are answered by aiohttp
                 if message.type == WSMsgType.ERROR:
                     break
+        except ConnectionResetError:  # the connection dropped (or was cut for lagging: `live.close_page`)
+            log.debug("page %s: connection lost", page.id)
         except (StoreUnavailable, RedisError, OSError) as error:  # the page reconnects and asks again
             log.warning("page %s closed: Redis failed (%s)", page.id, error)
             await socket.close(code=1011, message=b"store unavailable")
         finally:
+            self.hub.sockets_per_person.give_back(person)
             with contextlib.suppress(RedisError, OSError):
                 await self.hub.remove(page)
-        return socket
 
     async def hello(self, socket: web.WebSocketResponse, lang: str) -> Page | None:
         """The socket's first message names the viewer and the game; without a valid one in time it is
@@ -390,11 +488,38 @@ class WebFrontEnd:
             except Refused as refused:
                 refusal = refused.text
         if viewer is None or ref is None:
-            if not socket.closed:
-                await socket.send_json({"type": "error", "status": 401, "error": refusal})
-                await socket.close(code=CLOSE_UNAUTHORIZED, message=b"no valid hello")
+            await refuse(socket, 401, refusal, CLOSE_UNAUTHORIZED)
             return None
         return Page(ChatRef(viewer.platform, ref.chat_id), viewer, ref.game_id, socket)
+
+
+async def refuse(socket: web.WebSocketResponse, status: int, text: str, code: int) -> None:
+    """Tell a page why (``{"type": "error", "status", "error"}``, shown as it is), then close its socket
+    with ``code``."""
+    if socket.closed:
+        return
+    with contextlib.suppress(ConnectionError):
+        await socket.send_json({"type": "error", "status": status, "error": text})
+    await socket.close(code=code, message=CLOSE_REASONS[code])
+
+
+def client_address(request: web.Request) -> str | None:
+    """Whom a socket comes from, for the per-address cap: the peer; or, when the peer is not a public
+    address (a reverse proxy on this host or its network), the last ``X-Forwarded-For`` entry, the address
+    that proxy saw. None when such a proxy does not say: no address cap rather than one for everyone."""
+    peer = request.remote
+    if not peer:
+        return None
+    try:
+        ip = ipaddress.ip_address(peer)
+    except ValueError:
+        return peer
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_global:
+        return peer
+    forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
+    return forwarded.rpartition(",")[2].strip() or None
 
 
 def revalidated(resource: web.AbstractResource) -> ResponseHook:
@@ -420,6 +545,14 @@ def not_signed_in(tr: Translator) -> str:
     return tr._("This page is not signed in: open it again from the chat or the printed link.")
 
 
+def too_many_pages_text(tr: Translator) -> str:
+    return tr._("Too many pages of the game are open on your account: close one, and this one reconnects.")
+
+
+def too_many_pages_here_text(tr: Translator) -> str:
+    return tr._("Too many pages of the game are open from your network: close one, and this one reconnects.")
+
+
 def no_game_text(tr: Translator) -> str:
     return tr._("This game is not here any more: open the table again from the chat.")
 
@@ -428,9 +561,15 @@ def not_archived_text(tr: Translator) -> str:
     return tr._("This game is not in the archive: games are kept for 30 days after they end.")
 
 
-def failed(status: int, text: str) -> web.Response:
+def failed(status: int, text: str, headers: dict[str, str] | None = None) -> web.Response:
     """A refused request: its status and the translated reason the page shows."""
-    return web.json_response({"error": text}, status=status)
+    return web.json_response({"error": text}, status=status, headers=headers)
+
+
+def too_many(tr: Translator, limiter: PressLimiter) -> web.Response:
+    """A read refused by the person's limit (`adapters.web.limits`): 429, and when to ask again."""
+    text = tr._("Too many requests: wait a moment.")
+    return failed(429, text, {"Retry-After": retry_after(limiter)})
 
 
 def unavailable(tr: Translator) -> web.Response:

@@ -62,6 +62,41 @@ def may_see(session: ChatSession, game_id: str, user_id: str) -> bool:
     return session_id(session) == game_id or seat_of(session.header, user_id) is not None
 
 
+def watch_offered(session: ChatSession, game_id: str, user_id: str) -> bool:
+    """Whether ``game_id`` names the lobby the chat's running game started from, held by someone not seated
+    in it (they opened the lobby's link): told that it started and offered its ref to watch (`started_state`),
+    rather than that it is gone. A ref to any other older game of the chat still shows nothing."""
+    header = session.header
+    return (
+        isinstance(header, Playing)
+        and bool(header.lobby_id)
+        and header.lobby_id == game_id
+        and seat_of(header, user_id) is None
+    )
+
+
+def started_state(chat_id: str, version: int, session: ChatSession, lang: str, now: float) -> State:
+    """The state of `watch_offered`: phase "started", what to say, and the running game's ref to watch. No
+    table: watching is the spectator's state of that ref, asked for when they choose to."""
+    header = session.header
+    assert isinstance(header, Playing)
+    tr = translator(lang)
+    rules = rules_in_short(session.game.settings, tr) if session.game is not None else []
+    # the header alone: the state's common fields, with no game drawn (the page draws none for "started")
+    state = viewer_state(chat_id, version, ChatSession(header), "", lang, now)
+    # TRANSLATORS: on the web page of someone not playing who opened the lobby's link, once its game started
+    status = tr._("The game has started without you. You can watch it.")
+    state.update(
+        {
+            "phase": "started",
+            "title": " · ".join([tr._("Durak"), *rules]),
+            "status": status,
+            "watch": game_ref(chat_id, header.game_id),
+        }
+    )
+    return state
+
+
 def viewer_state(
     chat_id: str,
     version: int,
@@ -197,7 +232,8 @@ def finished_part(
         "you": own_result(result, seat, tr) if seat is not None else "",
     }
     part["buttons"] = payload_buttons(message)
-    part["replay"] = replay_ref(chat_id, header.game_id)  # the game step by step: ./?ref=<this> (replay.html)
+    if seat is not None:  # the game step by step, ./?ref=<this> (replay.html): its players' only (may_watch)
+        part["replay"] = replay_ref(chat_id, header.game_id)
     return part
 
 

@@ -49,6 +49,8 @@ def _labels(_: Callable[[str], str]) -> list[str]:
         _("Cancel"),
         # TRANSLATORS: on the result, a link to watch the finished game step by step
         _("Replay"),
+        # TRANSLATORS: a button for someone not playing, once the game they opened the lobby of started
+        _("Watch the game"),
         # the connection
         _("Connecting…"),
         _("Reconnecting…"),

@@ -16,17 +16,27 @@ from adapters.web.presence import open_pages
 from adapters.web.server import DeliverEffects, WebFrontEnd
 from bot.app_screens import Deliver, resume_on_close
 from bot.config import BotConfig
+from bot.membership import MembershipCheck
 from bot.service import GameService
 
 
 class TelegramPages:
-    """The web front end of one Telegram bot; `mount` it on the webhook's app, or `serve` it alone."""
+    """The web front end of one Telegram bot; `mount` it on the webhook's app, or `serve` it alone.
+    ``is_member``: the bot's getChatMember check, so only a group's members take a seat from its page."""
 
-    def __init__(self, config: BotConfig, service: GameService, deliver: DeliverEffects) -> None:
+    def __init__(
+        self,
+        config: BotConfig,
+        service: GameService,
+        deliver: DeliverEffects,
+        is_member: MembershipCheck | None = None,
+    ) -> None:
         redis = getattr(service.store, "redis", None)
         if redis is None:
             raise ValueError("the Mini App's live updates need the Redis store")
-        self.front = WebFrontEnd(service, redis, deliver, telegram_token=config.telegram_token)
+        self.front = WebFrontEnd(
+            service, redis, deliver, telegram_token=config.telegram_token, is_member=is_member
+        )
         self.prefix = urlsplit(config.webapp_url or "").path or "/"
         self._runner: web.AppRunner | None = None
 
@@ -51,6 +61,11 @@ class TelegramPages:
             await runner.cleanup()
 
 
-def telegram_pages(config: BotConfig, service: GameService, deliver: DeliverEffects) -> TelegramPages | None:
+def telegram_pages(
+    config: BotConfig,
+    service: GameService,
+    deliver: DeliverEffects,
+    is_member: MembershipCheck | None = None,
+) -> TelegramPages | None:
     """The pages when the Mini App is configured (`BotConfig.webapp_on`), else None."""
-    return TelegramPages(config, service, deliver) if config.webapp_on else None
+    return TelegramPages(config, service, deliver, is_member) if config.webapp_on else None

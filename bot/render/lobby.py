@@ -38,6 +38,8 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator, app:
         lines.append(line(f"{number}. ", seat_label(seat.name, seat.ai, tr), side, closed))
     if count < 2:
         lines.append(line(_("Waiting for at least one more player.")))
+    elif sum(1 for seat in lobby.seats if not seat.is_ai) < 2:
+        lines.append(line(not_rated_text(tr)))
 
     def button(label: str, code: str, opens_private: bool = False, step: int = 0) -> Button:
         return Button(
@@ -73,6 +75,12 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator, app:
             [button(team_name(0, tr), f"{payloads.TEAM}:0"), button(team_name(1, tr), f"{payloads.TEAM}:1")],
         )
     return message(lines, buttons)
+
+
+def not_rated_text(tr: Translator) -> str:
+    """Said under a lobby and a result whose game compares no two people (`bot.ratings.compares_people`)."""
+    # TRANSLATORS: under a result or a lobby of one person with AI seats: the game will not change ratings
+    return tr._("Not rated: ratings count only games of people against people.")
 
 
 def team_name(team: int | None, tr: Translator) -> str:

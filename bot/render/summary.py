@@ -11,7 +11,7 @@ from bot.i18n import Translator
 from bot.names import shown_name
 from bot.payloads import Payload
 from bot.ratings import PROVISIONAL_GAMES, Change, ordinal
-from bot.render.lobby import seat_label
+from bot.render.lobby import not_rated_text, seat_label
 from bot.render.text import bold, line, message
 from bot.session import Seat
 from core import Result
@@ -30,9 +30,11 @@ def render_result(
     tr: Translator,
     changes: Sequence[Change | None] = (),
     replay: bool = False,
+    unrated: bool = False,
 ) -> Message:
     """The result, with Rematch; ``replay``: also the Replay button, which opens the game step by step in the
-    web app (only where the chat's platform has one: `Context.opens_app`)."""
+    web app (only where the chat's platform has one: `Context.opens_app`); ``unrated``: the game compared no
+    two people (`bot.ratings.compares_people`), which is said, so nobody wonders where their rating went."""
     _ = tr._
     names = [seat_label(s.name, s.ai, tr) for s in seats]
     if result.draw:
@@ -58,6 +60,8 @@ def render_result(
         )
         # TRANSLATORS: after a game: each person's rating (mu - 3 sigma) and its change, "Ann 27.3 (+1.2)"
         lines.append(line(_("Ratings: {changes}").format(changes=shown)))
+    elif unrated:
+        lines.append(line(not_rated_text(tr)))
     rematch = Button(_("Rematch"), Payload(chat_id, game_id, 0, payloads.REMATCH).encode())
     if not replay:
         return message(lines, [[rematch]])

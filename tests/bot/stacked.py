@@ -18,9 +18,10 @@ from tests.core.helpers import stack
 
 
 async def stacked_game(
-    harness: Harness, players: Sequence[User], hands: Sequence[str], trump: str, words: str = ""
+    harness: Harness, players: Sequence[User], hands: Sequence[str], trump: str | None, words: str = ""
 ) -> Game:
-    """Open a lobby, seat ``players`` (the first one opens the first bout), start, and deal ``hands``."""
+    """Open a lobby, seat ``players`` (the first one opens the first bout), start, and deal ``hands``
+    (``trump=None``: a deal that uses the whole deck, whose last card shows trumps)."""
     await harness.command(players[0], "newgame", words)
     for user in players[1:]:
         await harness.tap(user, "Join")

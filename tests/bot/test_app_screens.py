@@ -9,8 +9,8 @@ from dataclasses import replace
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import User
 from storage.keys import ChatRef
-from tests.bot.conftest import ANN, BOB
-from tests.bot.harness import Harness, buttons
+from tests.bot.conftest import ANN, BOB, EVE
+from tests.bot.harness import CHAT, Harness, buttons
 from tests.bot.test_play import start, whose_turn
 
 
@@ -64,3 +64,16 @@ async def test_every_screen_goes_out_when_open_pages_cannot_be_read(harness: Har
     assert pages.asked == 1
     assert {e.user_id for e in effects if isinstance(e, ShowHand)} == {ANN.id, BOB.id}
     assert any(isinstance(e, ShowTable) for e in effects)
+
+
+async def test_a_spectator_closing_the_app_gets_the_chat_nothing_it_held_back(harness: Harness) -> None:
+    await start(harness, "", (ANN, BOB))
+    with_app(harness, Pages({ANN.id, BOB.id}))
+    effects = await first_move(harness, (ANN, BOB))  # everyone on the app: the mid-bout table edit waits
+    assert not any(isinstance(e, ShowTable) for e in effects)
+    chat = ChatRef("tg", CHAT)
+    harness.service.on_app = Pages({ANN.id, BOB.id})  # Eve, who watches, closes her page
+    assert await harness.service.app_closed(chat, EVE.id) == []
+    harness.service.on_app = Pages({BOB.id})  # Ann closes hers: her hand and the table come back
+    resumed = await harness.service.app_closed(chat, ANN.id)
+    assert {type(e) for e in resumed} == {ShowHand, ShowTable}

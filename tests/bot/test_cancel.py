@@ -1,5 +1,6 @@
-"""`/cancel` during a game: the chat is told who stopped it, in one message, and no hand keeps a live
-button."""
+"""`/cancel` during a game by an admin who is not playing (a player of a game between people surrenders
+by cancelling it: tests/bot/test_rating_farming.py): the chat is told who stopped it, in one message, and no
+hand keeps a live button."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from tests.bot.stacked import press_move, stacked_game
 
 HANDS = ["6S 7S 8S 9S TS JS", "6C 7C 8C 9C TC JC", "6D 7D 8D 9D TD JD"]
 CANCELLED_BY = {
-    "en": "Ann cancelled the game.",
-    "ru": "Ann отменяет игру.",
-    "it": "Ann ha annullato la partita.",
+    "en": "Eve cancelled the game.",
+    "ru": "Eve отменяет игру.",
+    "it": "Eve ha annullato la partita.",
 }
 HAND_CLOSED = {
     "en": "The game was cancelled.",
@@ -46,7 +47,7 @@ async def chat_speaks(harness: Harness, lang: str) -> None:
 async def test_cancel_during_a_game_names_who_cancelled_in_one_notice(harness: Harness, lang: str) -> None:
     await stacked_game(harness, (ANN, BOB, CAT), HANDS, trump="AS")
     await chat_speaks(harness, lang)
-    effects = await harness.command(ANN, "cancel")
+    effects = await harness.command(EVE, "cancel", is_admin=True)
     notices = [e for e in effects if isinstance(e, Notice)]
     assert [n.message.plain_text for n in notices] == [CANCELLED_BY[lang]]
     assert harness.screen.table is not None and not buttons(harness.screen.table)
@@ -58,7 +59,7 @@ async def test_cancel_closes_every_hand_in_its_players_language(harness: Harness
     await stacked_game(harness, (ANN, bob, cat), HANDS, trump="AS")
     await press_move(harness, ANN, "a:6S")
     assert buttons(harness.screen.hands[BOB.id]), "Bob defends: his hand has moves"
-    effects = await harness.command(ANN, "cancel")
+    effects = await harness.command(EVE, "cancel", is_admin=True)
     closed = {e.user_id: e.message for e in effects if isinstance(e, ShowHand)}
     assert set(closed) == {ANN.id, BOB.id, CAT.id}
     assert all(not buttons(hand) for hand in closed.values())
@@ -76,7 +77,7 @@ async def test_a_move_pressed_on_a_hand_from_before_the_cancel_changes_nothing(h
     await stacked_game(harness, (ANN, BOB), HANDS[:2], trump="AS")
     await press_move(harness, ANN, "a:6S")
     old_move = buttons(harness.screen.hands[BOB.id])[0].payload
-    await harness.command(ANN, "cancel")
+    await harness.command(EVE, "cancel", is_admin=True)
     version = await harness.version()
     await harness.press(BOB, old_move)
     assert await harness.version() == version and len(harness.screen.notices) == 1

@@ -1,12 +1,12 @@
 """Ratings (bot/ratings.py): a game's finishing order rates its people exactly as openskill's own
-Plackett-Luce model does with that order; AI seats play at a fixed rating and are not ranked."""
+Plackett-Luce model does with that order. AI seats are not ranked at all (tests/bot/test_rating_farming.py)."""
 
 from __future__ import annotations
 
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.ratings import AI_RATINGS, NEW, Change, ordinal, places, rated
+from bot.ratings import NEW, Change, ordinal, places, rated
 from bot.session import Seat
 from core import Result
 
@@ -64,23 +64,13 @@ def test_a_team_game_rates_the_winning_side_above_the_losing_side() -> None:
     assert after(rated(result, people(*ratings), teams=True)) == [(r.mu, r.sigma) for r in expected]
 
 
-def test_an_ai_seat_plays_at_its_levels_fixed_rating_and_is_not_rated() -> None:
-    seats = [Seat(user_id="1", name="Ann", rating=NEW), Seat(user_id="ai:1", name="Bot", ai="hard")]
+def test_a_game_of_one_person_and_an_ai_seat_is_not_rated_whatever_the_ais_level() -> None:
+    # Until issue 27 an AI seat played at a fixed rating per level, so a person alone with AI seats was rated
+    # on every game (a farm); now a game must compare two people to be rated.
     result = Result(durak=0, draw=False, order_out=(1,), reason="last_holder", losers=(0,))
-    changes = rated(result, seats)
-    assert after(changes) == [openskill_says([NEW, AI_RATINGS["hard"]], [2, 1])[0], None]
-
-
-def test_losing_to_the_hard_ai_costs_less_than_losing_to_the_easy_one() -> None:
-    result = Result(durak=0, draw=False, order_out=(1,), reason="last_holder", losers=(0,))
-
-    def loss(level: str) -> float:
+    for level in ("easy", "normal", "hard"):
         seats = [Seat(user_id="1", name="Ann", rating=NEW), Seat(user_id="ai:1", name="Bot", ai=level)]
-        change = (rated(result, seats) or [None])[0]
-        assert change is not None
-        return change.before[0] - change.after[0]
-
-    assert 0 < loss("hard") < loss("normal") < loss("easy")
+        assert rated(result, seats) is None
 
 
 def test_a_game_started_before_ratings_existed_is_not_rated() -> None:

@@ -1,5 +1,6 @@
 """On Discord, `/durak leave` during a game asks the leaver alone (an ephemeral answer with the button), and
-`/durak cancel` tells the channel who stopped the game."""
+`/durak cancel` by a player of a game between people asks the same question (cancelling it counts as a
+surrender, docs/reliability.md §12), while an admin who is not playing stops it and the channel is told who."""
 
 from __future__ import annotations
 
@@ -30,7 +31,15 @@ async def test_leave_asks_only_the_leaver_and_their_press_surrenders(table: Tabl
     assert channel_says(table, "Bob surrendered")
 
 
-async def test_cancel_during_a_game_names_who_cancelled_in_the_channel(table: Table) -> None:
+async def test_cancel_by_a_player_asks_only_them_whether_to_surrender(table: Table) -> None:
     ann, _bob = await started(table)
-    await table.slash(ann, "cancel")
-    assert channel_says(table, "Ann cancelled the game.")
+    asked = await table.slash(ann, "cancel")
+    assert asked["data"]["flags"] == 64 and labels_of(asked["data"]) == ["Yes, surrender"]
+    assert "cancelling counts as your surrender" in text_of(asked["data"])
+    assert not channel_says(table, "cancelled")
+
+
+async def test_cancel_by_an_admin_who_is_not_playing_names_who_cancelled_in_the_channel(table: Table) -> None:
+    await started(table)
+    await table.slash(table.fake.add_user("Boss", admin=True), "cancel")
+    assert channel_says(table, "Boss cancelled the game.")

@@ -42,6 +42,13 @@ ADMIN_RIGHTS = (
     "can_restrict_members", "can_promote_members", "can_change_info", "can_invite_users", "can_post_stories",
     "can_edit_stories", "can_delete_stories", "can_pin_messages", "can_manage_topics",
 )  # fmt: skip
+# ChatMemberRestricted's rights, all required (PTB 22.8 refuses an answer without one): none granted here
+RESTRICTED_RIGHTS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos",
+    "can_send_video_notes", "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
+    "can_add_web_page_previews", "can_edit_tag", "can_change_info", "can_invite_users", "can_pin_messages",
+    "can_manage_topics", "can_react_to_messages",
+)  # fmt: skip
 
 
 def api(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -319,6 +326,9 @@ class TelegramMethods:
         elif status == "administrator":
             data.update(dict.fromkeys(ADMIN_RIGHTS, False))
             data.update(can_manage_chat=True, can_delete_messages=True, can_pin_messages=True)
+        elif status == "restricted":  # a restriction outlives leaving: is_member says whether they are in
+            data.update(dict.fromkeys(RESTRICTED_RIGHTS, False))
+            data.update(is_member=user_id not in chat.restricted_left, until_date=0)
         elif status == "kicked":
             data["until_date"] = 0
         return data

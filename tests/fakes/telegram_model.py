@@ -163,7 +163,10 @@ class FakeChat:
     title: str = ""
     user: FakeUser | None = None  # the other side of a private chat
     is_forum: bool = False
-    members: dict[int, str] = field(default_factory=dict)  # user id -> creator/administrator/member/left
+    # user id -> creator/administrator/member/restricted/left/kicked (getChatMember's status)
+    members: dict[int, str] = field(default_factory=dict)
+    # "restricted" people who have left since (Telegram keeps the status and answers is_member false)
+    restricted_left: set[int] = field(default_factory=set)
     bot_status: str = "member"  # the bot's own status in a group: member, administrator, kicked
     migrated_to: int | None = None
     messages: dict[int, StoredMessage] = field(default_factory=dict)

@@ -82,6 +82,16 @@ class TelegramUserSide:
         self.chats[chat_id] = chat
         return chat
 
+    def restrict(self, chat: FakeChat | int, user: FakeUser | int, is_member: bool = True) -> None:
+        """An admin restricts ``user`` in a supergroup; ``is_member=False``: they have left it since (Telegram
+        keeps the status "restricted" and answers ``is_member: false``)."""
+        room, person = self.chat(chat), self.user(user)
+        room.members[person.id] = "restricted"
+        if is_member:
+            room.restricted_left.discard(person.id)
+        else:
+            room.restricted_left.add(person.id)
+
     def user(self, user: FakeUser | int) -> FakeUser:
         return self.users[user if isinstance(user, int) else user.id]
 

@@ -7,7 +7,16 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
-from telegram import Bot, ChatMemberAdministrator, ChatMemberOwner, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import (
+    Bot,
+    ChatMemberAdministrator,
+    ChatMemberBanned,
+    ChatMemberLeft,
+    ChatMemberOwner,
+    ChatMemberRestricted,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, RetryAfter
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -178,6 +187,21 @@ async def test_admin_checks_see_owner_and_administrators(telegram_api: FakeTeleg
     assert (await bot.get_chat_member(group.id, cid.id)).status == "member"
     assert {member.user.id for member in await bot.get_chat_administrators(group.id)} == {ann.id, bob.id}
     assert (await bot.get_chat(group.id)).title == "Durak club"
+
+
+async def test_membership_answers_tell_members_from_people_who_left_or_were_banned(
+    telegram_api: FakeTelegram, bot: Bot
+) -> None:
+    ann, bob, cid, dan, eve = (telegram_api.add_user(name) for name in ("Ann", "Bob", "Cid", "Dan", "Eve"))
+    group = telegram_api.add_group("Durak club", [ann])
+    telegram_api.restrict(group, bob)
+    telegram_api.restrict(group, cid, is_member=False)
+    group.members[dan.id] = "kicked"
+    bob_is, cid_is = await bot.get_chat_member(group.id, bob.id), await bot.get_chat_member(group.id, cid.id)
+    assert isinstance(bob_is, ChatMemberRestricted) and bob_is.is_member
+    assert isinstance(cid_is, ChatMemberRestricted) and not cid_is.is_member
+    assert isinstance(await bot.get_chat_member(group.id, dan.id), ChatMemberBanned)
+    assert isinstance(await bot.get_chat_member(group.id, eve.id), ChatMemberLeft)  # never in the group
 
 
 async def test_commands_are_kept_per_language(telegram_api: FakeTelegram, bot: Bot) -> None:

@@ -161,6 +161,8 @@ async def test_flood_control_pauses_only_the_chat_that_hit_it(world: World) -> N
 async def test_table_updates_in_a_burst_are_merged(world: World) -> None:
     people = [world.person(name) for name in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")]
     group = world.fake.add_group("Club", people, owner=people[0])
+    for person in people[1:]:  # people who talk in the group: it knows they are in it (no getChatMember)
+        await world.say(group, person, "I'm in")
     await world.say(group, people[0], "/newgame")
     lobby = world.newest(group, "New game")
     for person in people[1:]:

@@ -1,5 +1,6 @@
-"""Through the Bot API fake: `/leave` typed in the group asks in the leaver's private chat, and `/cancel`
-names the canceller in the group and leaves no hand with a live button."""
+"""Through the Bot API fake: `/leave` typed in the group asks in the leaver's private chat; `/cancel` by a
+player of a game between people asks the same (it counts as a surrender, docs/reliability.md §12), and by an
+admin who is not playing names the canceller in the group and leaves no hand with a live button."""
 
 from __future__ import annotations
 
@@ -25,11 +26,21 @@ async def test_leave_in_the_group_asks_in_the_private_chat_and_the_group_hears_o
     world.fake.assert_no_bad_requests()
 
 
-async def test_cancel_names_who_cancelled_and_closes_every_hand(world: World) -> None:
-    group, ann, bob = await two_player_game(world)
-    assert world.hand(ann) is not None or world.hand(bob) is not None
+async def test_cancel_by_a_player_asks_in_their_private_chat_whether_to_surrender(world: World) -> None:
+    group, ann, _bob = await two_player_game(world)
     await world.say(group, ann, "/cancel")
-    assert world.newest(group, "cancelled the game").text == "Ann cancelled the game."
+    asked = world.newest(ann, "cancelling counts as your surrender")
+    assert [b["text"] for b in callback_buttons(asked)] == ["Yes, surrender"]
+    assert not [m for m in world.fake.bot_messages(group.id) if "cancelled" in m.text]
+
+
+async def test_cancel_by_an_admin_not_playing_names_who_cancelled_and_closes_every_hand(world: World) -> None:
+    group, ann, bob = await two_player_game(world)
+    cid = world.person("Cid")
+    group.members[cid.id] = "administrator"
+    assert world.hand(ann) is not None or world.hand(bob) is not None
+    await world.say(group, cid, "/cancel")
+    assert world.newest(group, "cancelled the game").text == "Cid cancelled the game."
     for player in (ann, bob):
         assert world.hand(player) is None, "no private message keeps a move button"
         assert world.newest(player).text == "The game was cancelled."

@@ -32,11 +32,17 @@ export async function authorization(webApp) {
   return token ? `session ${token}` : null;
 }
 
-/** The game this page shows: the Mini App's start parameter, else ?ref= in the URL, else the session's. */
+/**
+ * The game this page shows: ?ref= in the URL, else the Mini App's start parameter, else the session's.
+ * ?ref= wins: it is the hand's button or a link of the page itself (Replay, Watch), while the start
+ * parameter stays in Telegram's launch data for as long as the app is open, whatever page it goes to.
+ */
 export function gameRef(webApp) {
+  const query = new URLSearchParams(location.search);
   return (
+    query.get("ref") ||
     webApp?.initDataUnsafe?.start_param ||
-    new URLSearchParams(location.search).get("ref") ||
+    query.get("tgWebAppStartParam") ||
     sessionStorage.getItem(REF_KEY) ||
     ""
   );

@@ -10,11 +10,6 @@ import { deck, messageScreen } from "./views.js";
 
 const replay = { data: null, step: 0 };
 
-/** The replay's ref: Telegram's start parameter (in the query, then the launch data), else ?ref=. */
-function replayRef(webApp) {
-  return new URLSearchParams(location.search).get("tgWebAppStartParam") || gameRef(webApp);
-}
-
 function label(key, values = {}) {
   let text = replay.data?.labels?.[key] ?? key;
   for (const [name, value] of Object.entries(values)) text = text.replace(`{${name}}`, String(value));
@@ -190,7 +185,7 @@ async function start() {
   }
   try {
     // without credentials the server answers 401 with its own translated words: shown as they come
-    const ref = replayRef(webApp);
+    const ref = gameRef(webApp); // the result screen's ?ref=, else the group's Replay link's start parameter
     replay.data = await request("GET", `api/replay?ref=${encodeURIComponent(ref)}&lang=${lang}`, auth);
   } catch (error) {
     if (error instanceof ApiError && error.message) {

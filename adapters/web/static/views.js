@@ -1,4 +1,5 @@
-// The three screens drawn from one viewer's state: the lobby, the table, the result.
+// The screens drawn from one viewer's state: the lobby, the table, the result; and for someone not seated
+// who opened the lobby's link, the game having started without them, with a link to watch it.
 // Every move the page offers comes from state.actions: a card or button without a legal move is inert.
 
 import { cardBack, cardFace, cardText, SUIT_SYMBOLS } from "./cards.js";
@@ -15,17 +16,31 @@ export function cardActions(state, code) {
 export function screen(state, ui, on) {
   if (state.phase === "lobby") return lobbyScreen(state, ui, on);
   if (state.phase === "over") return resultScreen(state, ui, on);
+  if (state.phase === "started") return startedScreen(state, ui);
   return tableScreen(state, ui, on);
 }
 
-/** A message instead of a game (no credential, no game, refused). */
-export function messageScreen(text) {
+/** A message instead of a game (no credential, no game, refused), and under it ``more`` if given. */
+export function messageScreen(text, more = null) {
   return h(
     "div",
     { class: "screen message" },
     h("div", { class: "brand" }, suitsLogo()),
     h("p", { class: "message-text" }, text),
+    more,
   );
+}
+
+/** The lobby's link held by someone not seated, once its game started: say so, and offer to watch. */
+function startedScreen(state, ui) {
+  const watch = h("a", { class: "btn primary watch-link", href: pageLink(state.watch) }, ui.t("Watch the game"));
+  return messageScreen(state.status, watch);
+}
+
+// Another ref on this page, in the same tab: the local game's session lives in sessionStorage, and
+// Telegram's launch data in the fragment, which the link keeps (its start parameter gives way to ?ref=).
+function pageLink(ref) {
+  return `?ref=${encodeURIComponent(ref)}${location.hash}`;
 }
 
 function suitsLogo() {
@@ -453,9 +468,8 @@ function resultScreen(state, ui, on) {
   );
 }
 
-// The finished game step by step (replay.html), in the same tab: the local game's session lives in
-// sessionStorage, and Telegram's launch data in the fragment, which the link keeps.
+// The finished game step by step (replay.html), in the same tab (`pageLink`).
 function replayLink(ref, t) {
-  const href = `?ref=${encodeURIComponent(ref)}${location.hash}`;
-  return h("div", { class: "button-row other" }, h("a", { class: "btn replay-link", href }, t("Replay")));
+  const link = h("a", { class: "btn replay-link", href: pageLink(ref) }, t("Replay"));
+  return h("div", { class: "button-row other" }, link);
 }

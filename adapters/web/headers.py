@@ -1,0 +1,68 @@
+"""The headers every answer of the page's routes carries, on whatever app they are mounted on.
+
+- ``X-Content-Type-Options: nosniff`` on every answer: a browser takes each file as the type it is sent as,
+  never as script or HTML guessed from its bytes.
+- ``Cache-Control: no-store`` on every API answer: a hand, a press's answer, a replay or a session token is
+  one viewer's, and no browser or proxy cache may keep it (the page's own files are ``no-cache`` instead,
+  `adapters.web.server.revalidated`).
+- ``Content-Security-Policy: frame-ancestors ...``: which sites may show the page in a frame. Telegram's
+  phone and desktop apps open a Mini App in a webview of their own (no frame, so this does not apply);
+  Telegram's web clients show it in an iframe of their page. There is deliberately no ``X-Frame-Options``:
+  it cannot name another origin, and ``DENY`` would break the Mini App in Telegram Web.
+
+Which origins Telegram's web clients use (looked up for this list):
+
+- Telegram's own Mini App script, https://telegram.org/js/telegram-web-app.js (a copy is in
+  github.com/MarshalX/telegram-crawler, data/web/telegram.org/js/telegram-web-app.js), running in a frame,
+  applies its parent's custom style only when ``event.origin === 'https://web.telegram.org'``, and names that
+  origin as the ``trustedTarget`` of what it posts to the parent (for now it posts to ``'*'``).
+- Both web clients are served from that origin: Web K at https://web.telegram.org/k/ (its README,
+  github.com/morethanwords/tweb) and Web A, formerly Z (github.com/Ajaxy/telegram-tt, whose README gives
+  web.telegram.org/z).
+- Each was first published on a host of its own, https://webk.telegram.org and https://webz.telegram.org;
+  those are allowed too (as other Mini Apps allow them), so a client still opened at one of them shows the
+  page.
+
+Anything else (another site framing the page to trick a click) is refused by the browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+ResponseHook = Callable[[web.Request, web.StreamResponse], Awaitable[None]]
+
+# The one list of sites that may frame the page. Another front end that frames it (a Discord Activity) adds
+# its origins here.
+FRAME_ANCESTORS: tuple[str, ...] = (
+    "https://web.telegram.org",
+    "https://webk.telegram.org",
+    "https://webz.telegram.org",
+)
+NO_STORE = "no-store"
+
+
+def content_security_policy(ancestors: tuple[str, ...] = FRAME_ANCESTORS) -> str:
+    """Only who may frame the page: its scripts and styles are its own files plus Telegram's script, which
+    app.js loads only inside Telegram, and a tighter policy is not needed to keep a hand secret."""
+    return "frame-ancestors " + " ".join(ancestors)
+
+
+def secured(base: str) -> ResponseHook:
+    """Adds the headers above to the answers under ``base`` (the path of WEBAPP_URL; "" for a whole app of
+    the page's own), whatever else the app serves (the Telegram webhook, /metrics)."""
+    policy = content_security_policy()
+    api = base + "/api/"
+
+    async def mark(request: web.Request, response: web.StreamResponse) -> None:
+        path = request.path
+        if base and path != base and not path.startswith(base + "/"):
+            return
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Content-Security-Policy"] = policy
+        if path.startswith(api):
+            response.headers["Cache-Control"] = NO_STORE
+
+    return mark

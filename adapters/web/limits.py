@@ -1,0 +1,58 @@
+"""What one person may ask of the page's routes, checked before anything costs a Redis call or a build.
+
+- Reads: ``GET /api/state`` per person (`read_limiter`). A page reads its state when it opens and when it
+  reconnects; everything else comes over its WebSocket, so a person reading faster than this is a script.
+- Replays: ``GET /api/replay`` per person (`replay_limiter`). Building one costs the engine a whole game
+  (tens of milliseconds of CPU for a long game), so the budget is a few at once, then one every 2 s.
+- Presses: the service's own limit (`bot.ratelimit`), the same bucket as the chat's buttons.
+
+As `bot.ratelimit` explains, the buckets are per process. A refusal is a 429 with ``Retry-After``.
+
+And the size of a request's body (`read_body`): the routes may be mounted on an app whose own limit is much
+larger (the Telegram webhook's server allows 1 MiB), so each route bounds what it reads itself.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from aiohttp import web
+
+from bot.ratelimit import PressLimiter
+
+READ_RATE = 2.0  # state reads per second, sustained
+READ_BURST = 10.0  # at once: a few tabs opened together, reconnects after a network change
+REPLAY_RATE = 0.5  # replays per second, sustained: one every 2 s
+REPLAY_BURST = 5.0  # at once: a player looking through their last few games
+
+
+class BodyTooLarge(Exception):
+    """The request's body is longer than the route accepts."""
+
+
+def read_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
+    return PressLimiter(READ_RATE, READ_BURST, clock)
+
+
+def replay_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
+    return PressLimiter(REPLAY_RATE, REPLAY_BURST, clock)
+
+
+def retry_after(limiter: PressLimiter) -> str:
+    """Seconds until the bucket holds one more token, rounded up: the ``Retry-After`` of a refusal."""
+    return str(max(1, math.ceil(1 / limiter.rate)))
+
+
+async def read_body(request: web.Request, limit: int) -> bytes:
+    """The body, at most ``limit`` bytes, else BodyTooLarge: a ``Content-Length`` over it is refused unread,
+    and a body without one (chunked) is read only until it passes the limit."""
+    if request.content_length is not None and request.content_length > limit:
+        raise BodyTooLarge
+    body = bytearray()
+    while chunk := await request.content.read(limit + 1 - len(body)):
+        body += chunk
+        if len(body) > limit:
+            raise BodyTooLarge
+    return bytes(body)
