@@ -78,10 +78,10 @@ async def serve(games: int, players: int, seed: int) -> None:
 
     from adapters.web.links import game_ref
     from adapters.web.server import WebFrontEnd
-    from adapters.web.state import session_id
     from bot.context import ServiceConfig
     from bot.effects import Effect
     from bot.inputs import User
+    from bot.queries import session_id
     from bot.service import GameService
     from bot.session import ChatSession
     from storage.connect import open_store
@@ -473,8 +473,8 @@ async def serve_slow_pages(games: int, players: int, seed: int) -> None:
 
     from adapters.web.links import game_ref
     from adapters.web.server import WebFrontEnd
-    from adapters.web.state import session_id
     from bot.inputs import User
+    from bot.queries import session_id
     from bot.service import GameService
     from bot.session import ChatSession
     from storage.connect import open_store

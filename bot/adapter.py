@@ -8,16 +8,17 @@ it provides:
 - a running `Adapter`: its platform id and the delivery of effects nobody's input asked for (turn
   deadlines, start-up catch-up), registered in the process's `Deliveries` once it can deliver.
 
-It gets the `GameService` (every input goes to `service.handle`) and a `MessageMemory`, the three store calls
-an adapter makes to remember which messages it edits and which screens it delivered: never the whole store.
-See docs/adapters.md for how to add a platform.
+It gets the `GameService` (every input goes to `service.handle`; what the stored games show between inputs
+is asked of `service.queries`, `bot.queries`) and a `MessageMemory`, the three store calls an adapter makes to
+remember which messages it edits and which screens it delivered: never the whole store. See
+docs/adapters.md for how to add a platform.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from storage.keys import DISCORD, LOCAL, TELEGRAM
 
@@ -82,10 +83,19 @@ class RunPlatform(Protocol):
     until cancelled (Ctrl-C, SIGTERM), and on the way out unregisters and lets queued messages go out for a
     few seconds (``deliveries.leave(adapter)``). A token the platform refuses raises the exception named in
     its `ServedPlatform`.
-    ``store`` is the full store, passed on to the adapter as the `MessageMemory` it needs."""
+    ``store`` is the full store, passed on to the adapter as the `MessageMemory` it needs. ``live`` is the
+    Redis client saved changes are published on (`storage.keys.live_channel`), for a platform that serves
+    the web front end's pages beside it (Telegram's Mini App); the others ignore it."""
 
     def __call__(
-        self, config: BotConfig, service: GameService, store: MessageMemory, deliveries: Deliveries, /
+        self,
+        config: BotConfig,
+        service: GameService,
+        store: MessageMemory,
+        deliveries: Deliveries,
+        /,
+        *,
+        live: Any = None,
     ) -> Awaitable[None] | None: ...
 
 

@@ -185,7 +185,7 @@ async def play(config: BotConfig, args: argparse.Namespace) -> int:
         if args.web:
             return await play_in_browser(service, store, user, args, poll)
         options = PlayOptions(" ".join(args.words), args.players, args.ai, args.lang)
-        return await play_in_terminal(service, store, screen, user, options, poll)
+        return await play_in_terminal(service, screen, user, options, poll)
     finally:
         await close()
 
@@ -200,7 +200,7 @@ async def play_in_browser(
     assert isinstance(store, RedisGameStore)  # the embedded Redis: pub/sub carries the page's updates
     words = " ".join(args.words)
     options = WebPlayOptions(words, args.players, args.ai, args.lang, args.port, not args.no_browser)
-    return await serve_web_game(service, store, user, options, sys.stdout, poll)
+    return await serve_web_game(service, store.redis, user, options, sys.stdout, poll)
 
 
 def login_name() -> str:
@@ -334,6 +334,7 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
     from bot.runtime import tune_garbage_collector
     from bot.service import GameService
     from bot.timers import Deliveries, run_timers
+    from storage.store import RedisGameStore
 
     tune_garbage_collector()  # every module this process needs is imported by now
     ai = AiPool(config.ai_workers, config.ai_deadline_ms / 1000)  # AI moves and /hint off the event loop
@@ -349,6 +350,8 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
         hint_limiter=hint_limiter(),
         commands=command_limiter(),  # a flood of commands costs neither Redis calls nor group messages
     )
+    # the Redis client the web pages follow saved changes on (pub/sub), handed to the platforms serving them
+    live = store.redis if isinstance(store, RedisGameStore) else None
     stop = asyncio.Event()
     deliveries = Deliveries()  # each adapter registers how its platform's deadline effects are delivered
     timers = asyncio.create_task(run_timers(service, store, stop, deliveries))
@@ -358,7 +361,10 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
         log.info("serving %s", ", ".join(runners))
         await ai.warm_up()
         await asyncio.gather(
-            *(as_awaitable(runner(config, service, store, deliveries)) for runner in runners.values())
+            *(
+                as_awaitable(runner(config, service, store, deliveries, live=live))
+                for runner in runners.values()
+            )
         )
         return 0
     except asyncio.CancelledError:
@@ -448,7 +454,8 @@ async def as_awaitable(result: Awaitable[None] | None) -> None:
 
 
 async def replay(config: BotConfig, args: argparse.Namespace) -> int:
-    from adapters.local.replay import ArchiveError, print_replay
+    from adapters.local.replay import print_replay
+    from bot.archive import ArchiveError
     from storage.errors import StoreUnavailable
 
     places = [(config.redis_url, config.data_dir), (None, local_data_dir(config))]

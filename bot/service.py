@@ -1,8 +1,9 @@
 """The game service: an input in, the effects out. Loads the chat, decides, saves atomically, retries.
 
-This is the only place that talks to the store. Deciding is pure (`bot.lobby`, `bot.play`); a save is a
-compare-and-set on the chat's version, so two processes or a double tap can never apply one move twice:
-the loser reloads, and a move that is no longer legal is refused with an alert.
+This is the write side, the only place that saves a chat's game; its read side, `service.queries`
+(`bot.queries`), answers what adapters ask of the stored games between inputs. Deciding is pure (`bot.lobby`,
+`bot.play`); a save is a compare-and-set on the chat's version, so two processes or a double tap can never
+apply one move twice: the loser reloads, and a move that is no longer legal is refused with an alert.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.i18n import translator
 from bot.inputs import Command, Input, Press, TimerDue, User
+from bot.queries import GameQueries
 from bot.ratelimit import PressLimiter
 from bot.render.text import line, message
 from bot.session import ChatSession, Finished, Lobby, Playing
@@ -118,6 +120,7 @@ class GameService:
         self.new_id = new_id
         self.seed_source = seed_source
         self.recent = RecentStates()
+        self.queries = GameQueries(store, self.recent)  # the read side, for adapters (`bot.queries`)
         self.limiter = limiter  # `durak-bot run` sets one; tests and the terminal press as fast as they like
         self.ai = ai  # `durak-bot run`: AI moves and /hint in worker processes, never on the event loop
         self.hint_limiter = hint_limiter  # `durak-bot run`: /hint per user (each costs a worker ~160 ms)

@@ -200,3 +200,17 @@ async def run_timers(
             continue  # there may be more due right now
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop_event.wait(), timeout=poll)
+
+
+async def run_own_timers(
+    service: GameService,
+    stop_event: asyncio.Event,
+    deliver: Deliver,
+    poll: float = 0.25,
+    clock: Callable[[], float] = time.time,
+    platforms: Sequence[str] | None = None,
+) -> None:
+    """`run_timers` on the service's own store: the loop an adapter runs for itself outside `durak-bot run`
+    (a test, a process serving one platform), so the adapter needs no more of the store than its
+    `MessageMemory`."""
+    await run_timers(service, service.store, stop_event, deliver, poll, clock, platforms)

@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 from adapters.web.links import game_ref  # noqa: E402
 from adapters.web.server import WebFrontEnd  # noqa: E402
 from adapters.web.sessions import LocalSessions, Viewer  # noqa: E402
-from adapters.web.state import session_id  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
 from bot.inputs import Command, User  # noqa: E402
+from bot.queries import session_id  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.session import ChatSession  # noqa: E402
 from storage.keys import LOCAL, ChatRef  # noqa: E402

@@ -32,7 +32,7 @@ from bot.config import BotConfig
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.service import GameService
-from bot.timers import Deliveries, run_timers
+from bot.timers import Deliveries, run_own_timers
 
 log = logging.getLogger("durak.discord")
 
@@ -109,9 +109,8 @@ class DurakDiscordClient(discord.AutoShardedClient):
         self.add_dynamic_items(ServiceButton, CardSelect, DirectMessageToggle)
         if self.run_timer_loop:
             self._timers = asyncio.create_task(
-                run_timers(
+                run_own_timers(
                     self.service,
-                    self.service.store,
                     self._stop_timers,
                     self.deliver_due,
                     self.timer_poll,
@@ -162,11 +161,16 @@ class DurakDiscordClient(discord.AutoShardedClient):
 
 
 async def run_discord(
-    config: BotConfig, service: GameService, store: MessageMemory, deliveries: Deliveries | None = None
+    config: BotConfig,
+    service: GameService,
+    store: MessageMemory,
+    deliveries: Deliveries | None = None,
+    *,
+    live: object = None,
 ) -> None:
     """`durak-bot run`: serve Discord with ``config.discord_token`` until the process is stopped; join the
-    process's turn-timer ``deliveries``, or without them run a timer loop of its own. The
-    `bot.adapter.RunPlatform` of Discord."""
+    process's turn-timer ``deliveries``, or without them run a timer loop of its own (``live`` is for pages
+    Discord does not serve). The `bot.adapter.RunPlatform` of Discord."""
     token = config.discord_token
     if not token:
         raise ValueError("DISCORD_TOKEN is not set")

@@ -112,8 +112,8 @@ async def play_demo(store: RedisGameStore, options: DemoOptions, out: TextIO) ->
     for _press in range(MAX_PRESSES):
         if any(isinstance(e, Notice) for e in effects):
             break
-        record = await store.load(chat)
-        seat_user, payload = seat_move(record.state or "", users, hands, options.ai)
+        session = (await service.queries.snapshot(chat)).session
+        seat_user, payload = seat_move(session, users, hands, options.ai)
         effects = await service.handle(Press(PLATFORM, seat_user, payload))
         printer.show(effects)
         hands = hand_buttons(hands, effects)
@@ -145,11 +145,11 @@ def hand_buttons(hands: dict[str, dict[str, str]], effects: list[Effect]) -> dic
 
 
 def seat_move(
-    state: str, users: list[User], hands: dict[str, dict[str, str]], level: str
+    session: ChatSession | None, users: list[User], hands: dict[str, dict[str, str]], level: str
 ) -> tuple[User, str]:
     """Who must act and the button of the move the AI picks for them (from their seat's view only)."""
-    session = ChatSession.decode(state)
-    header, game = session.header, session.game
+    header = session.header if session is not None else None
+    game = session.game if session is not None else None
     if not isinstance(header, Playing) or game is None or game.to_act is None:
         raise RuntimeError("the demo game is not waiting for a move")
     seat = game.to_act

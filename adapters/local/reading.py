@@ -32,7 +32,7 @@ class Problem:
 
 @dataclass(frozen=True)
 class Unplayable(Problem):
-    """A card no offered move plays; the terminal asks the stored game why (`adapters.local.refusals`)."""
+    """A card no offered move plays; the terminal asks the stored game why (`GameQueries.card_refusal`)."""
 
     card: Card
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from adapters.local import CHAT_ID, PLATFORM
 from adapters.local.lines import LineReader, Lines
 from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, Unplayable, interpret
-from adapters.local.refusals import card_refusal
 from adapters.local.screen import Screen, find_button
 from adapters.local.snapshot import running_game_screen
 from bot import payloads
@@ -22,9 +21,8 @@ from bot.effects import Alert, Effect, ShowTable
 from bot.i18n import Translator
 from bot.inputs import Command, Press, TimerDue, User
 from bot.service import GameService
-from bot.timers import run_timers
+from bot.timers import run_own_timers
 from storage.keys import ChatRef
-from storage.store import GameStore
 
 LOCAL_CHAT = ChatRef(PLATFORM, CHAT_ID)
 YES_WORDS = ("y", "yes", "д", "да", "s", "si", "sì")
@@ -42,11 +40,8 @@ class PlayOptions:
 class TerminalGame:
     """One person at the terminal; the store keeps the game, so quitting and coming back continues it."""
 
-    def __init__(
-        self, service: GameService, store: GameStore, screen: Screen, reader: Lines, user: User
-    ) -> None:
+    def __init__(self, service: GameService, screen: Screen, reader: Lines, user: User) -> None:
         self.service = service
-        self.store = store
         self.screen = screen
         self.reader = reader
         self.user = user
@@ -122,8 +117,8 @@ class TerminalGame:
     async def resume_or_clear(self) -> bool:
         """A game left running here is offered again; an abandoned lobby is closed."""
         _ = self.tr._
-        record = await self.store.load(LOCAL_CHAT)
-        table, hand, kind = running_game_screen(record, self.user.id, self.service.clock())
+        snapshot = await self.service.queries.snapshot(LOCAL_CHAT)
+        table, hand, kind = running_game_screen(snapshot, self.user.id, self.service.clock())
         if kind in ("lobby", "unreadable"):  # the service closes a lobby, and sets an unreadable record aside
             await self.command("cancel")
             return False
@@ -248,8 +243,8 @@ class TerminalGame:
     async def reason(self, problem: Problem) -> str:
         """What to say about a line that made no move; for a card no move plays, the engine's reason."""
         if isinstance(problem, Unplayable):
-            record = await self.store.load(LOCAL_CHAT)
-            return card_refusal(record, self.user.id, problem.card) or problem.text
+            refusal = await self.service.queries.card_refusal(LOCAL_CHAT, self.user.id, problem.card)
+            return refusal or problem.text
         return problem.text
 
     async def ask(self, question: str) -> str | None:
@@ -270,13 +265,13 @@ def help_text(tr: Translator) -> str:
 
 
 async def play_in_terminal(
-    service: GameService, store: GameStore, screen: Screen, user: User, options: PlayOptions, poll: float
+    service: GameService, screen: Screen, user: User, options: PlayOptions, poll: float
 ) -> int:
     """Run the timer loop beside the terminal session; stop it when the session ends."""
     reader = LineReader(0)
-    game = TerminalGame(service, store, screen, reader, user)
+    game = TerminalGame(service, screen, reader, user)
     stop = asyncio.Event()
-    timers = asyncio.create_task(run_timers(service, store, stop, game.deliver, poll=poll))
+    timers = asyncio.create_task(run_own_timers(service, stop, game.deliver, poll=poll))
     try:
         return await game.run(options)
     finally:

@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import BotCommand
@@ -39,7 +40,7 @@ from bot.i18n import translator
 from bot.inputs import TimerDue
 from bot.logs import keep_secret
 from bot.service import GameService
-from bot.timers import Deliveries, run_timers
+from bot.timers import Deliveries, run_own_timers
 
 log = logging.getLogger("durak.telegram")
 
@@ -84,12 +85,14 @@ class TelegramBot:
         clock: Clock | None = None,
         limits: Limits | None = None,
         deliveries: Deliveries | None = None,
+        live: Any = None,
     ) -> None:
         """``deliveries``: the process's turn-timer routes (`durak-bot run`), joined at `start` unless this bot
-        runs a timer loop of its own."""
+        runs a timer loop of its own. ``live``: the Redis client the Mini App's pages follow saved changes on
+        (needed only when WEBAPP_URL is set)."""
         if not config.telegram_token:
             raise ValueError("TELEGRAM_TOKEN is not set")
-        self.config, self.service, self.store = config, service, store
+        self.config, self.service, self.store, self.live = config, service, store, live
         self.start_retry_delays: Sequence[float] = START_RETRY_DELAYS
         api = config.telegram_api_url.rstrip("/")
         self.application: Application = (  # type: ignore[type-arg]
@@ -161,7 +164,7 @@ class TelegramBot:
         await application.start()
         assert application.updater is not None
         self.pages = telegram_pages(  # WEBAPP_URL: the pages
-            self.config, self.service, self.deliver_pressed, self.membership.is_member
+            self.config, self.service, self.live, self.deliver_pressed, self.membership.is_member
         )
         if self.pages is not None:
             self.pages.hold_back_screens(self.deliveries if self.deliveries is not None else self.deliver_due)
@@ -187,9 +190,8 @@ class TelegramBot:
             log.info("Telegram: long polling as @%s", application.bot.username)
         if own_timer_loop:
             self._timers = asyncio.create_task(
-                run_timers(
+                run_own_timers(
                     self.service,
-                    self.service.store,
                     self._stop_timers,
                     self.deliver_due,
                     poll=timer_poll,
@@ -234,13 +236,16 @@ async def run_telegram(
     store: MessageMemory,
     deliveries: Deliveries | None = None,
     webhook: bool | None = None,
+    *,
+    live: Any = None,
 ) -> None:
     """Serve Telegram until cancelled (`bot.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
     open long poll is dropped, queued messages get a few seconds to go out. ``deliveries``: the process's
     turn-timer routes to join; without them this bot runs its own timer loop. ``webhook``: None means "when
     WEBHOOK_URL is set, or ``config.telegram_webhook``" (`durak-bot run --webhook`); False forces long polling.
+    ``live``: the Redis client of the Mini App's live updates, from `durak-bot run`.
     The `bot.adapter.RunPlatform` of Telegram."""
-    bot = TelegramBot(config, service, store, deliveries=deliveries)
+    bot = TelegramBot(config, service, store, deliveries=deliveries, live=live)
     await bot.start(webhook=webhook, own_timer_loop=deliveries is None)
     try:
         await asyncio.Event().wait()

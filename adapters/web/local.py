@@ -13,7 +13,7 @@ import contextlib
 import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from aiohttp import web
 
@@ -22,16 +22,14 @@ from adapters.local.terminal import PlayOptions
 from adapters.web.links import game_ref
 from adapters.web.server import WebFrontEnd
 from adapters.web.sessions import LocalSessions, Viewer
-from adapters.web.state import session_id
 from bot import payloads
 from bot.effects import Alert, Effect, Message, ShowTable
 from bot.inputs import Command, Press, TimerDue, User
-from bot.repair import Unreadable, decoded
+from bot.queries import session_id
 from bot.service import GameService
 from bot.session import Lobby
-from bot.timers import run_timers
+from bot.timers import run_own_timers
 from storage.keys import LOCAL, ChatRef
-from storage.store import RedisGameStore
 
 CHAT_ID = "web"  # the browser game's chat (the terminal's is "terminal"): both may be kept side by side
 WEB_CHAT = ChatRef(LOCAL, CHAT_ID)
@@ -60,11 +58,7 @@ async def open_game(service: GameService, user: User, options: WebPlayOptions) -
         )
 
     await command("settings", f"timer=0 lang={options.lang}")
-    record = await service.store.load(WEB_CHAT)
-    try:
-        session = decoded(record.state) if record.state else None
-    except Unreadable:
-        session = None
+    session = (await service.queries.snapshot(WEB_CHAT)).session  # an unreadable one: a new game
     if session is not None and not isinstance(session.header, Lobby) and session.game is not None:
         return game_ref(CHAT_ID, session_id(session))
     if session is not None:
@@ -106,21 +100,22 @@ async def nothing_to_deliver(*_args: object) -> None:
 
 async def serve_web_game(
     service: GameService,
-    store: RedisGameStore,
+    live: Any,
     user: User,
     options: WebPlayOptions,
     out: TextIO,
     poll: float = 0.25,
     opened: Callable[[str], None] | None = None,
 ) -> int:
-    """Open (or continue) the game, serve the page until cancelled (Ctrl-C), beside the turn-timer loop."""
+    """Open (or continue) the game, serve the page until cancelled (Ctrl-C), beside the turn-timer loop.
+    ``live``: the Redis client the page's updates come over (pub/sub), from `bot.main`."""
     try:
         ref = await open_game(service, user, options)
     except GameRefused as refused:
         out.write(f"Could not start the game: {refused}\n")
         return 2
     sessions = LocalSessions(Viewer(LOCAL, user), ref)
-    front = WebFrontEnd(service, store.redis, nothing_to_deliver, local=sessions)
+    front = WebFrontEnd(service, live, nothing_to_deliver, local=sessions)
     runner = web.AppRunner(front.app(), access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     stop = asyncio.Event()
@@ -130,7 +125,7 @@ async def serve_web_game(
         await site.start()
         port = bound_port(runner, options.port)
         timers = asyncio.create_task(
-            run_timers(service, store, stop, deliver_nothing, poll=poll, platforms=[LOCAL])
+            run_own_timers(service, stop, deliver_nothing, poll=poll, platforms=[LOCAL])
         )
         url = f"http://{HOST}:{port}/?ref={ref}#key={sessions.new_key()}"
         out.write(f"The table is open at {url}\nCtrl-C ends the server; the game is kept.\n")

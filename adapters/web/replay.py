@@ -1,13 +1,14 @@
 """A finished game step by step, for the replay page: every hand shown, since after the game nothing is secret.
 
 Rebuilt from the game's archive (kept 30 days, `storage.store.ARCHIVE_TTL`) by the engine itself: the game
-as dealt from its settings, seed or deck (`adapters.local.replay.first_position`, which `durak-bot replay`
+as dealt from its settings, seed or deck (`bot.archive.first_position`, which `durak-bot replay`
 uses too), then each logged action through `Game.apply`. Nothing here knows a rule: a step's position is
 what the engine's game holds after it, its move line what the chat's table said of it (`bot.events`,
 `bot.render.table.describe_event`).
 
 Who may watch: the people seated in the game (its AI seats aside), as the archive names them, asking from
-the chat the game was played in. See docs/webapp.md, "Replays".
+the chat the game was played in (`bot.archive.Archived.may_watch`, asked through `bot.queries`). See
+docs/webapp.md, "Replays".
 """
 
 from __future__ import annotations
@@ -16,47 +17,20 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from adapters.local.replay import ArchiveError, chat_id_of, first_position, replayed
 from adapters.web.links import replay_ref
+from bot.archive import chat_id_of, first_position, replayed, result_message
 from bot.events import events_of_step
 from bot.i18n import Translator, translator
-from bot.play import points_for
 from bot.render.lobby import seat_label
 from bot.render.rules import rules_in_short
-from bot.render.summary import render_result
 from bot.render.table import describe_event
+from bot.session import Seat
 from core import Action, Game, Kind
 from core.view import build_view
-from storage.keys import ChatRef
 
 State = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Archived:
-    """An archived game as the replay route needs it: where it was played, who played it, its record."""
-
-    chat: str  # as the archive names it: "tg:-100123"
-    people: frozenset[str]  # the user ids of its seated people (AI seats are not people)
-    record: str  # the archive's JSON
-
-    @classmethod
-    def read(cls, record: str) -> Archived:
-        """ArchiveError when the record is not an archived game."""
-        try:
-            data = json.loads(record)
-            seats = data.get("seats") or []
-            people = frozenset(str(seat["user_id"]) for seat in seats if not seat.get("ai"))
-            return cls(str(data["chat"]), people, record)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ArchiveError(f"the archived game cannot be read: {error}") from error
-
-    def may_watch(self, chat: ChatRef, user_id: str) -> bool:
-        """Only someone who played this game, asking from the chat it was played in."""
-        return self.chat == str(chat) and user_id in self.people
 
 
 def replay_json(record: str, lang: str) -> bytes:
@@ -167,12 +141,11 @@ def position(game: Game, step: int, seat: int | None, lines: list[str]) -> State
     }
 
 
-def result_lines(game: Game, seats: list[Any], chat_id: str, game_id: str, tr: Translator) -> list[str]:
+def result_lines(game: Game, seats: list[Seat], chat_id: str, game_id: str, tr: Translator) -> list[str]:
     """The result as the chat showed it (without the rating changes, which the archive does not keep)."""
-    if game.result is None:
+    message = result_message(game, seats, chat_id, game_id, tr)
+    if message is None:
         return []
-    points = points_for(game.result, game.settings.scoring, len(seats), game.settings.teams)
-    message = render_result(game.result, seats, points, chat_id, game_id, tr)
     return [text for text in ("".join(span.text for span in line) for line in message.lines) if text]
 
 

@@ -28,27 +28,24 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from redis.exceptions import RedisError
 
-from adapters.local.replay import ArchiveError, final_position
 from adapters.web import limits, presence
 from adapters.web.auth import InitDataRefused, refusal_text, telegram_viewer
 from adapters.web.headers import secured
 from adapters.web.limits import BodyTooLarge, read_body, retry_after
 from adapters.web.links import parse_ref, parse_replay_ref
 from adapters.web.live import CLOSE_TOO_MANY, WRITER_LIMIT, LiveHub, Page, State, bound_send_buffer
-from adapters.web.replay import Archived, ReplayCache, replay_json
+from adapters.web.replay import ReplayCache, replay_json
 from adapters.web.sessions import LocalSessions, Viewer
-from adapters.web.state import FinalGame, may_see, started_state, viewer_state, watch_offered
+from adapters.web.state import started_state, viewer_state
 from bot import payloads
+from bot.archive import Archived, ArchiveError
 from bot.effects import Alert, Effect
 from bot.i18n import Translator, translator
 from bot.inputs import Press, User
-from bot.lru import LRU
 from bot.membership import MembershipCheck, refused_join
-from bot.play import seat_of
+from bot.queries import NotForYou, Sight, Snapshot
 from bot.ratelimit import PressLimiter
-from bot.repair import Unreadable
 from bot.service import GameService
-from bot.session import ChatSession, Finished
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM, ChatRef
 
@@ -82,7 +79,8 @@ class Refused(Exception):
 
 
 class WebFrontEnd:
-    """The page's routes over one service, one Redis client (pub/sub, presence) and one delivery route."""
+    """The page's routes over one service (its read side, `service.queries`, for what the page shows), one
+    Redis client (pub/sub, presence: handed over by whoever wires the process) and one delivery route."""
 
     def __init__(
         self,
@@ -111,11 +109,9 @@ class WebFrontEnd:
         self.heartbeat = heartbeat
         self.static = static
         self.hub = LiveHub(redis, self.render, self.gone, clock=clock)
-        self._finals: LRU[str, FinalGame | None] = LRU(64)
         # per person, checked before any Redis call (`adapters.web.limits`); presses: the service's limiter
         self.read_limiter = read_limiter or limits.read_limiter()
         self.replay_limiter = replay_limiter or limits.replay_limiter()
-        self._archives: LRU[str, Archived] = LRU(256)  # who may watch, from the record (~3 KiB each)
         self._replays = ReplayCache(replay_cache_bytes)  # the bytes sent, by (game, language)
         self._building: dict[tuple[str, str], asyncio.Future[bytes]] = {}  # one build per replay at a time
         self._build_slot = asyncio.Semaphore(1)  # one replay built at a time, on a worker thread
@@ -189,64 +185,29 @@ class WebFrontEnd:
 
     # ---- the state ---------------------------------------------------------------------------------
 
-    async def loaded(self, chat: ChatRef) -> tuple[int, ChatSession | None, FinalGame | None]:
-        """The chat's stored version and session, and for a finished game its last position."""
-        record = await self.service.store.load(chat)
-        try:
-            session = self.service.recent.session(chat, record.state)
-        except Unreadable:
-            session = None  # the service sets it aside at the chat's next input
-        final = None
-        if session is not None and isinstance(session.header, Finished):
-            final = await self.final_game(session.header.game_id)
-        return record.version, session, final
-
-    async def final_game(self, game_id: str) -> FinalGame | None:
-        if game_id in self._finals:
-            return self._finals.touch(game_id)
-        archived = await self.service.store.archived_game(game_id)
-        final = None
-        if archived is not None:
-            try:
-                game, events = final_position(archived)
-                final = FinalGame(game, events)
-            except ArchiveError as error:
-                log.warning("archived game %s does not replay: %s", game_id, error)
-        self._finals[game_id] = final
-        return final
-
-    def state_for(
-        self,
-        chat: ChatRef,
-        loaded: tuple[int, ChatSession | None, FinalGame | None],
-        viewer: Viewer,
-        game_id: str,
-    ) -> State | None:
-        version, session, final = loaded
-        if session is None:
+    def state_for(self, chat: ChatRef, snapshot: Snapshot, viewer: Viewer, game_id: str) -> State | None:
+        """The viewer's state JSON, when what they may see of the chat (`Snapshot.sight`) is something."""
+        session, lang = snapshot.session, viewer.user.lang
+        sight = snapshot.sight(game_id, viewer.user.id)
+        if session is None or sight is Sight.HIDDEN:
             return None
-        lang = viewer.user.lang
-        if not may_see(session, game_id, viewer.user.id):
-            if watch_offered(session, game_id, viewer.user.id):  # the lobby's link: the game started
-                return started_state(chat.chat_id, version, session, lang, self.clock())
-            return None
-        return viewer_state(chat.chat_id, version, session, viewer.user.id, lang, self.clock(), final)
+        if sight is Sight.STARTED:  # the lobby's link: the game started
+            return started_state(chat.chat_id, snapshot.version, session, lang, self.clock())
+        return viewer_state(
+            chat.chat_id, snapshot.version, session, viewer.user.id, lang, self.clock(), snapshot.final
+        )
 
     async def render(self, chat: ChatRef, pages: list[Page]) -> list[tuple[Page, State | None]]:
         """Each page's state from one load of the chat. A state depends on the viewer only through their
         seat and language, so pages alike (spectators, one person's two tabs) share one."""
-        loaded = await self.loaded(chat)
-        session = loaded[1]
-        built: dict[tuple[int | None, str, bool, bool], State | None] = {}
+        snapshot = await self.service.queries.snapshot(chat, final=True)
+        built: dict[tuple[int | None, str, Sight], State | None] = {}
         states: list[tuple[Page, State | None]] = []
         for page in pages:
             user = page.viewer.user
-            visible = session is not None and may_see(session, page.game_id, user.id)
-            seat = seat_of(session.header, user.id) if session is not None else None
-            offered = session is not None and watch_offered(session, page.game_id, user.id)
-            key = (seat, user.lang, visible, offered)
+            key = (snapshot.seat(user.id), user.lang, snapshot.sight(page.game_id, user.id))
             if key not in built:
-                built[key] = self.state_for(chat, loaded, page.viewer, page.game_id)
+                built[key] = self.state_for(chat, snapshot, page.viewer, page.game_id)
             states.append((page, built[key]))
         return states
 
@@ -299,7 +260,8 @@ class WebFrontEnd:
             return failed(404, no_game_text(tr))
         chat = ChatRef(viewer.platform, ref.chat_id)
         try:
-            state = self.state_for(chat, await self.loaded(chat), viewer, ref.game_id)
+            snapshot = await self.service.queries.snapshot(chat, final=True)
+            state = self.state_for(chat, snapshot, viewer, ref.game_id)
         except StoreUnavailable:
             return unavailable(tr)
         if state is None:
@@ -319,37 +281,20 @@ class WebFrontEnd:
         ref = parse_replay_ref(request.query.get("ref", ""))
         if ref is None:
             return failed(404, not_archived_text(tr))
+        chat = ChatRef(viewer.platform, ref.chat_id)
         try:
-            archived = await self.archived(ref.game_id)
+            archived = await self.service.queries.archived_for(chat, ref.game_id, viewer.user.id)
         except StoreUnavailable:
             return unavailable(tr)
-        chat = ChatRef(viewer.platform, ref.chat_id)
-        if archived is None or archived.chat != str(chat):  # another chat's game: as if it were not there
+        if archived is NotForYou.NOT_ARCHIVED:  # another chat's game too: as if it were not there
             return failed(404, not_archived_text(tr))
-        if not archived.may_watch(chat, viewer.user.id):
+        if archived is NotForYou.NOT_A_PLAYER:
             text = tr._("Only the players of this game can watch its replay.")
             return failed(403, text)
         body = await self.replayed(ref.game_id, archived, tr.lang)
         if body is None:
             return failed(404, not_archived_text(tr))
         return web.Response(body=body, content_type=JSON, charset="utf-8")
-
-    async def archived(self, game_id: str) -> Archived | None:
-        """Where an archived game was played and who played it, read from its record (cached: an archive
-        never changes); None when the archive does not hold it or it cannot be read."""
-        found = self._archives.touch(game_id)
-        if found is not None:
-            return found
-        record = await self.service.store.archived_game(game_id)
-        if record is None:
-            return None
-        try:
-            found = Archived.read(record)
-        except ArchiveError as error:
-            log.warning("archived game %s cannot be read: %s", game_id, error)
-            return None
-        self._archives[game_id] = found
-        return found
 
     async def replayed(self, game_id: str, archived: Archived, lang: str) -> bytes | None:
         """The replay's JSON in ``lang``, as sent; None when the game does not replay. Built once: asks for a
@@ -410,11 +355,11 @@ class WebFrontEnd:
         if shown:
             await self.deliver(viewer.platform, payload.chat_id, shown)
         try:
-            loaded = await self.loaded(chat)
+            snapshot = await self.service.queries.snapshot(chat, final=True)
         except StoreUnavailable:
             return unavailable(tr)
         # what the service said with an applied press is a note ("You joined."), else the refusal's reason
-        answer: State = {"ok": applied, "state": self.state_for(chat, loaded, viewer, payload.game_id)}
+        answer: State = {"ok": applied, "state": self.state_for(chat, snapshot, viewer, payload.game_id)}
         if said is not None:
             answer["note" if answer["ok"] else "reason"] = said
         return web.json_response(answer)

@@ -1,5 +1,8 @@
 """One viewer's state JSON: what the page draws, built from the stored chat for that viewer only.
 
+Whether the viewer may see the chat at all is the read side's rule (`bot.queries`, `Snapshot.sight`); this
+turns a chat they may see into the contract's JSON.
+
 Everything about cards comes from `core.view.build_view(game, seat)` with the viewer's own seat (a
 spectator: None), never from another seat's view or the engine state itself; every text comes from the
 renderers the chats use (`bot.render`), so the page and the chat say the same thing in the same words. The
@@ -8,16 +11,17 @@ page's own labels are in `adapters.web.strings`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from adapters.web.links import game_ref, replay_ref
 from bot import payloads
+from bot.archive import FinalGame
 from bot.effects import Message
 from bot.i18n import Translator, translator
 from bot.lobby import capacity
 from bot.payloads import Payload
 from bot.play import points_for, seat_of
+from bot.queries import session_id
 from bot.render.clock import turn_length
 from bot.render.hand import action_label, prompt
 from bot.render.hand_status import own_result
@@ -42,41 +46,8 @@ ACTION_KINDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class FinalGame:
-    """A finished game's last position, rebuilt from its archive (the chat stores only who sat where)."""
-
-    game: Game
-    events: list[Event]
-
-
-def session_id(session: ChatSession) -> str:
-    header = session.header
-    return header.lobby_id if isinstance(header, Lobby) else header.game_id
-
-
-def may_see(session: ChatSession, game_id: str, user_id: str) -> bool:
-    """Whether a viewer holding a ref to ``game_id`` is shown the chat's current lobby or game: anyone who
-    has its ref (it was shown in the chat) sees it; a ref to an older game of the chat shows the current one
-    only to someone seated in it."""
-    return session_id(session) == game_id or seat_of(session.header, user_id) is not None
-
-
-def watch_offered(session: ChatSession, game_id: str, user_id: str) -> bool:
-    """Whether ``game_id`` names the lobby the chat's running game started from, held by someone not seated
-    in it (they opened the lobby's link): told that it started and offered its ref to watch (`started_state`),
-    rather than that it is gone. A ref to any other older game of the chat still shows nothing."""
-    header = session.header
-    return (
-        isinstance(header, Playing)
-        and bool(header.lobby_id)
-        and header.lobby_id == game_id
-        and seat_of(header, user_id) is None
-    )
-
-
 def started_state(chat_id: str, version: int, session: ChatSession, lang: str, now: float) -> State:
-    """The state of `watch_offered`: phase "started", what to say, and the running game's ref to watch. No
+    """The state of `bot.queries.watch_offered`: phase "started", what to say, and the running game's ref to watch. No
     table: watching is the spectator's state of that ref, asked for when they choose to."""
     header = session.header
     assert isinstance(header, Playing)

@@ -2,12 +2,15 @@
 
 They are served on the one port the bot has: mounted on the Telegram webhook's own aiohttp server when the
 bot serves by webhook, else on a server of their own on PORT. Their routes live under the path of
-WEBAPP_URL. A press from a page is delivered like a button's, to the Telegram adapter of this process.
+WEBAPP_URL. A press from a page is delivered like a button's, to the Telegram adapter of this process. The
+Redis client the pages follow saved changes on (pub/sub) and count open pages in is handed in by whoever
+wires the process (`bot.main`, through `run_telegram`), never taken out of the store.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -22,20 +25,21 @@ from bot.service import GameService
 
 class TelegramPages:
     """The web front end of one Telegram bot; `mount` it on the webhook's app, or `serve` it alone.
-    ``is_member``: the bot's getChatMember check, so only a group's members take a seat from its page."""
+    ``live``: the Redis client of the live updates and presence; ``is_member``: the bot's getChatMember check,
+    so only a group's members take a seat from its page."""
 
     def __init__(
         self,
         config: BotConfig,
         service: GameService,
+        live: Any,
         deliver: DeliverEffects,
         is_member: MembershipCheck | None = None,
     ) -> None:
-        redis = getattr(service.store, "redis", None)
-        if redis is None:
-            raise ValueError("the Mini App's live updates need the Redis store")
+        if live is None:
+            raise ValueError("the Mini App's live updates need the Redis client (run_telegram's live)")
         self.front = WebFrontEnd(
-            service, redis, deliver, telegram_token=config.telegram_token, is_member=is_member
+            service, live, deliver, telegram_token=config.telegram_token, is_member=is_member
         )
         self.prefix = urlsplit(config.webapp_url or "").path or "/"
         self._runner: web.AppRunner | None = None
@@ -64,8 +68,9 @@ class TelegramPages:
 def telegram_pages(
     config: BotConfig,
     service: GameService,
+    live: Any,
     deliver: DeliverEffects,
     is_member: MembershipCheck | None = None,
 ) -> TelegramPages | None:
     """The pages when the Mini App is configured (`BotConfig.webapp_on`), else None."""
-    return TelegramPages(config, service, deliver, is_member) if config.webapp_on else None
+    return TelegramPages(config, service, live, deliver, is_member) if config.webapp_on else None

@@ -59,3 +59,15 @@ async def press_move(harness: Harness, user: User, code: str, drawn_at: int | No
     assert isinstance(header, Playing)
     step = (await game_now(harness)).step if drawn_at is None else drawn_at
     await harness.press(user, Payload(harness.chat, header.game_id, step, code).encode())
+
+
+async def first_moves_to_the_end(harness: Harness, players: Sequence[User]) -> None:
+    """Through the chat's buttons: whoever acts takes their first legal move, until the game is over."""
+    while True:
+        game = await game_now(harness)
+        seat = game.to_act
+        assert seat is not None
+        action = game.legal_actions(seat)[0]
+        await press_move(harness, players[seat], action.code)
+        if game.apply(seat, action).is_over:
+            return

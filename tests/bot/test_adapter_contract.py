@@ -1,5 +1,7 @@
 """The adapter contract (bot/adapter.py): each platform is declared once, and what `durak-bot run` needs of
-a platform (its entry function, its adapter's platform id, its token setting) follows from that one row."""
+a platform (its entry function, its adapter's platform id, its token setting) follows from that one row;
+adapters reach the bot only through the modules meant for them, and read stored games only through the
+service's read side (`service.queries`, bot/queries.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,92 @@ from storage import keys
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("core", "storage", "bot", "adapters")
 IDS = {keys.TELEGRAM, keys.DISCORD}  # LOCAL is also the name of the terminal's data folder
+
+# The bot modules an adapter may import (docs/adapters.md, "The read side: what an adapter may ask"). With
+# the read side (issue 32) `repair` (decoding the store) and `render.refusal` (the terminal's refusals) left
+# the adapters, `queries` and `archive` came; the list shrinks as the rest of the issue lands.
+ADAPTER_MODULES = {
+    # the service and what goes in and out of it
+    "bot.service", "bot.inputs", "bot.effects", "bot.payloads", "bot.adapter", "bot.timers",
+    "bot.queries", "bot.archive", "bot.session", "bot.config", "bot.i18n", "bot.commands",
+    # what a platform needs besides: delivered marks, metrics and logs, caches, rate limits
+    "bot.outbox", "bot.metrics", "bot.logs", "bot.lru", "bot.ratelimit",
+    # questions the platforms ask before an input: who may join (getChatMember), a private chat opened,
+    # who has the web app open
+    "bot.membership", "bot.private_chat", "bot.app_screens",
+    # the renderers the web page and the terminal draw with, so they say what the chats say
+    "bot.render.text", "bot.render.table", "bot.render.hand", "bot.render.hand_layout",
+    "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.summary",
+    "bot.render.clock", "bot.events",
+    # still reached into (issue 32): seat_of and points_for (web state), capacity (web lobby), and the
+    # demo's own service (ServiceConfig, the AI that picks its moves)
+    "bot.play", "bot.lobby", "bot.context", "bot.ai_seats",
+}  # fmt: skip
+
+
+def bot_imports(path: Path) -> set[str]:
+    """The bot modules a file imports, at its top, inside functions or for type checking alike."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "bot":
+                found.update(f"bot.{alias.name}" for alias in node.names)
+            elif node.module.startswith("bot."):
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("bot."))
+    return found
+
+
+def adapter_sources() -> list[Path]:
+    return sorted((ROOT / "adapters").rglob("*.py"))
+
+
+def test_adapters_import_only_the_bot_modules_meant_for_them() -> None:
+    outside = {
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in adapter_sources()
+        for module in bot_imports(path)
+        if module not in ADAPTER_MODULES
+    }
+    assert outside == set()
+
+
+def test_the_set_of_bot_modules_adapters_may_import_holds_only_ones_they_do() -> None:
+    used = {module for path in adapter_sources() for module in bot_imports(path)}
+    assert ADAPTER_MODULES - used == set(), "no longer imported: shrink ADAPTER_MODULES"
+
+
+def named_by_getattr(node: ast.AST) -> bool:
+    """``getattr(x, "store")``, ``getattr(x, "redis")``, ``getattr(x, "recent")``: the store taken apart."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and any(
+            isinstance(arg, ast.Constant) and arg.value in ("store", "redis", "recent") for arg in node.args
+        )
+    )
+
+
+def store_reaches(path: Path) -> list[str]:
+    """Where a file reaches past the service into its store or its decode cache (``service.store``,
+    ``self.service.recent``), or takes the store apart by name (`named_by_getattr`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Attribute) and node.attr in ("store", "recent"):
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+            if name == "service":
+                found.append(f"{where} service.{node.attr}")
+        if named_by_getattr(node):
+            found.append(f"{where} getattr")
+    return found
+
+
+def test_no_adapter_reads_the_services_store_only_its_read_side() -> None:
+    assert [where for path in adapter_sources() for where in store_reaches(path)] == []
 
 
 def spelled_ids(path: Path) -> list[str]:

@@ -189,7 +189,7 @@ async def test_the_terminal_coming_back_to_an_unreadable_game_sets_it_aside_inst
     await redis.set(k.state_key(LOCAL_CHAT), UNREADABLE["a game of a newer game format"])
     reader: Any = None  # never asked: there is no game to offer
     screen = Screen(io.StringIO(), ANN.id, translator("en"))
-    terminal = TerminalGame(harness.service, harness.store, screen, reader, ANN)
+    terminal = TerminalGame(harness.service, screen, reader, ANN)
     assert await terminal.resume_or_clear() is False
     assert (await harness.store.load(LOCAL_CHAT)).state is None
     assert await redis.exists(k.quarantine_key(LOCAL_CHAT, GAME_FORMAT_1_VERSION))

@@ -73,7 +73,7 @@ class TerminalTable:
         self.screen = Screen(self.out, "you", tr, redraw=True)
         self.keyboard = TypedLines()
         user = User("you", "Tess", lang)
-        self.game = TerminalGame(self.service, self.store, self.screen, self.keyboard, user)
+        self.game = TerminalGame(self.service, self.screen, self.keyboard, user)
         self.options = PlayOptions(players=players, ai="easy", lang=lang)
         self.session: asyncio.Task[int] | None = None
 

@@ -79,7 +79,7 @@ class World:
             port=port,
             webhook_secret="test-secret_1",
         )
-        self.bot = TelegramBot(self.config, self.service, self.store, clock=fake.clock)
+        self.bot = TelegramBot(self.config, self.service, self.store, clock=fake.clock, live=redis)
         self.handled: set[int] = set()
         self.bot.application.add_handler(TypeHandler(Update, self._handled), group=99)
         self.rng = random.Random(seed)

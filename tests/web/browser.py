@@ -184,7 +184,7 @@ async def local_game(
     printed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     out = io.StringIO()
     server = asyncio.create_task(
-        serve_web_game(service, store, user, options, out, poll=0.02, opened=printed.set_result)
+        serve_web_game(service, store.redis, user, options, out, poll=0.02, opened=printed.set_result)
     )
     try:
         started: list[asyncio.Future[Any]] = [printed, server]

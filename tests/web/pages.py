@@ -14,9 +14,9 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from adapters.web.links import game_ref
 from adapters.web.server import WebFrontEnd
-from adapters.web.state import session_id
 from bot.effects import Effect
 from bot.inputs import User
+from bot.queries import session_id
 from bot.session import ChatSession
 from storage.keys import ChatRef
 from tests.bot.harness import Harness

@@ -24,11 +24,11 @@ from adapters.web.links import game_ref
 from adapters.web.local import CHAT_ID, WebPlayOptions
 from adapters.web.server import WebFrontEnd
 from adapters.web.sessions import LocalSessions, Viewer
-from adapters.web.state import session_id
 from adapters.web.strings import page_strings
 from bot.context import ServiceConfig
 from bot.i18n import translator
 from bot.inputs import Command, User
+from bot.queries import session_id
 from bot.service import GameService
 from bot.session import ChatSession
 from storage.keys import LOCAL, ChatRef

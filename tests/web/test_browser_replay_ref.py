@@ -27,7 +27,7 @@ from bot.i18n import translator
 from bot.inputs import User
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
-from tests.bot.stacked import game_now, press_move
+from tests.bot.stacked import first_moves_to_the_end
 from tests.web.browser import deliver_nowhere, headless_chromium, phone_page, serving, telegram_stub
 from tests.web.initdata import make_init_data
 from tests.web.pages import ANN, BOB, EVE, current_ref
@@ -70,18 +70,6 @@ async def lobby_of_ann_and_bob(harness: Harness) -> str:
     return await current_ref(harness)
 
 
-async def played_to_the_end(harness: Harness) -> None:
-    """Through the chat's buttons: whoever acts takes their first legal move, until the game is over."""
-    while True:
-        game = await game_now(harness)
-        seat = game.to_act
-        assert seat is not None
-        action = game.legal_actions(seat)[0]
-        await press_move(harness, (ANN, BOB)[seat], action.code)
-        if game.apply(seat, action).is_over:
-            return
-
-
 async def replay_from_the_result_screen(page: Page) -> None:
     await page.wait_for_selector("#app[data-phase=over] .replay-link")
     await page.click(".replay-link")
@@ -93,7 +81,7 @@ async def test_a_player_who_opened_the_app_from_the_lobbys_link_watches_the_repl
 ) -> None:
     lobby = await lobby_of_ann_and_bob(harness)
     await harness.tap(ANN, "Start")
-    await played_to_the_end(harness)
+    await first_moves_to_the_end(harness, (ANN, BOB))
     async with serving(front(harness, fake_redis)) as base:
         page = await opened_from_a_link(browser, base, ANN, lobby)
         await replay_from_the_result_screen(page)
@@ -110,7 +98,7 @@ async def test_someone_who_did_not_play_sees_no_replay_button_and_a_forwarded_re
     await lobby_of_ann_and_bob(harness)
     await harness.tap(ANN, "Start")
     game = await current_ref(harness)  # the table's "Open table" link
-    await played_to_the_end(harness)
+    await first_moves_to_the_end(harness, (ANN, BOB))
     async with serving(front(harness, fake_redis)) as base:
         page = await opened_from_a_link(browser, base, EVE, game)
         await page.wait_for_selector("#app[data-phase=over]")

@@ -26,7 +26,7 @@ async def served_game(fake_redis: Any) -> AsyncIterator[str]:
     options = WebPlayOptions(players=3, ai="easy", browser=False)
     out = io.StringIO()
     server = asyncio.create_task(
-        serve_web_game(service, store, User("you", "Ann"), options, out, opened=printed.set_result)
+        serve_web_game(service, fake_redis, User("you", "Ann"), options, out, opened=printed.set_result)
     )
     url = await asyncio.wait_for(printed, 10)
     assert url in out.getvalue()

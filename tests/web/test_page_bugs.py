@@ -13,7 +13,7 @@ from bot.i18n import translator
 from bot.inputs import User
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
-from tests.bot.stacked import game_now, press_move, stacked_game
+from tests.bot.stacked import first_moves_to_the_end, press_move, stacked_game
 from tests.web.pages import (
     ANN,
     BOB,
@@ -41,18 +41,6 @@ async def lobby_of_ann_and_bob(harness: Harness) -> str:
     await harness.command(ANN, "newgame", "deck=24")
     await harness.tap(BOB, "Join")
     return await current_ref(harness)
-
-
-async def played_to_the_end(harness: Harness) -> None:
-    """Whoever acts takes their first legal move until the game is over."""
-    while True:
-        game = await game_now(harness)
-        seat = game.to_act
-        assert seat is not None
-        action = game.legal_actions(seat)[0]
-        await press_move(harness, (ANN, BOB)[seat], action.code)
-        if game.apply(seat, action).is_over:
-            return
 
 
 def started_text(lang: str) -> str:
@@ -116,7 +104,7 @@ async def test_a_ref_to_an_older_game_is_still_not_here_for_someone_not_seated(
     gone, as before."""
     await stacked_game(harness, (ANN, BOB), HANDS, trump="AD")
     older = await current_ref(harness)
-    await played_to_the_end(harness)
+    await first_moves_to_the_end(harness, (ANN, BOB))
     await lobby_of_ann_and_bob(harness)
     await harness.tap(ANN, "Start")
     assert await current_ref(harness) != older

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from adapters.local.replay import first_position
 from adapters.web.links import parse_replay_ref, replay_ref
+from bot.archive import first_position
 from bot.ratelimit import PressLimiter
 from storage.keys import archive_key
 from storage.store import RedisGameStore

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import re
 
-from adapters.web.state import FinalGame, viewer_state
+from adapters.web.state import viewer_state
+from bot.archive import FinalGame
 from bot.session import ChatSession, Finished
 from core import Card, Game
 from core.cards import CARDS

@@ -1,0 +1,143 @@
+"""Reading an archived game: the record `bot.play.archive` writes when a game ends, replayed by the engine.
+
+A game's archive (kept 30 days, `storage.store.ARCHIVE_TTL`) holds its settings, seats, seed or deck and log;
+the game is dealt again from them and each logged action applied by `Game.apply`, so nothing here knows a
+rule. Read by the web's replay and finished-game pages (through `bot.queries`) and by `durak-bot replay`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bot.effects import Message
+from bot.events import events_of_step, remember
+from bot.i18n import Translator
+from bot.play import points_for
+from bot.render.summary import render_result
+from bot.session import Event, Seat
+from core import Action, Card, Game, Settings, new_game
+from storage.keys import ChatRef
+
+
+class ArchiveError(ValueError):
+    """The archived record cannot be read or does not replay."""
+
+
+@dataclass(frozen=True, slots=True)
+class Archived:
+    """An archived game as a replay needs it: where it was played, who played it, its record."""
+
+    chat: str  # as the archive names it: "tg:-100123"
+    people: frozenset[str]  # the user ids of its seated people (AI seats are not people)
+    record: str  # the archive's JSON
+
+    @classmethod
+    def read(cls, record: str) -> Archived:
+        """ArchiveError when the record is not an archived game."""
+        try:
+            data = json.loads(record)
+            seats = data.get("seats") or []
+            people = frozenset(str(seat["user_id"]) for seat in seats if not seat.get("ai"))
+            return cls(str(data["chat"]), people, record)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ArchiveError(f"the archived game cannot be read: {error}") from error
+
+    def may_watch(self, chat: ChatRef, user_id: str) -> bool:
+        """Only someone who played this game, asking from the chat it was played in."""
+        return self.chat == str(chat) and user_id in self.people
+
+
+@dataclass(frozen=True, slots=True)
+class FinalGame:
+    """A finished game's last position, rebuilt from its archive (the chat stores only who sat where)."""
+
+    game: Game
+    events: list[Event]
+
+
+def seats_of(data: dict[str, Any]) -> list[Seat]:
+    players = list(data["players"])
+    described = data.get("seats") or [{"user_id": f"seat{n}", "ai": None} for n in range(len(players))]
+    return [
+        Seat(user_id=str(seat["user_id"]), name=name, ai=seat.get("ai"))
+        for name, seat in zip(players, described, strict=True)
+    ]
+
+
+def first_position(archive_json: str) -> tuple[dict[str, Any], Game, list[tuple[int, str]], list[Seat]]:
+    """The archived record, its game as dealt, its log and its seats; ArchiveError when it cannot be read."""
+    try:
+        data = json.loads(archive_json)
+        settings = Settings.from_words(data.get("words", ""))
+        deck = [Card.parse(c) for c in data["deck"]] if data.get("deck") else None
+        game = new_game(
+            settings,
+            data["players"],
+            seed=data.get("seed") if deck is None else None,
+            deck=deck,
+            dealer=data.get("dealer"),
+            last_durak=data.get("last_durak"),
+        )
+        log = [(int(seat), str(code)) for seat, code in data["log"]]
+        seats = seats_of(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ArchiveError(f"the archived game cannot be read: {error}") from error
+    return data, game, log, seats
+
+
+def final_position(archive_json: str) -> tuple[Game, list[Event]]:
+    """The archived game as it ended, and the public events of its last steps (as the table showed them):
+    what a page shows of a game that is over (the stored chat keeps only who sat where)."""
+    _data, game, log, _seats = first_position(archive_json)
+    events: list[Event] = []
+    for step in replayed(game, log):
+        events = remember(events, events_of_step(step.before, step.seat, step.action, step.after))
+        game = step.after
+    return game, events
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One logged action applied again: the game before and after it."""
+
+    number: int  # 1 for the first action
+    seat: int
+    action: Action
+    before: Game
+    after: Game
+
+
+def replayed(game: Game, log: list[tuple[int, str]]) -> Iterator[Step]:
+    """Each logged action applied by the engine in turn; ArchiveError at the first one that does not apply."""
+    for number, (seat, code) in enumerate(log, start=1):
+        try:
+            action = Action.parse(code)
+            after = game.apply(seat, action)
+        except ValueError as error:
+            raise ArchiveError(f"step {number} ({seat}, {code}) does not replay: {error}") from error
+        yield Step(number, seat, action, game, after)
+        game = after
+
+
+def result_message(
+    game: Game, seats: list[Seat], chat_id: str, game_id: str, tr: Translator
+) -> Message | None:
+    """The replayed game's result as the chat showed it (without the rating changes, which the archive does
+    not keep); None when the log stops before the end. `durak-bot replay` and the replay page say it alike."""
+    if game.result is None:
+        return None
+    settings = game.settings
+    points = points_for(game.result, settings.scoring, len(seats), settings.teams)
+    return render_result(game.result, seats, points, chat_id, game_id, tr)
+
+
+def chat_id_of(chat: str) -> str:
+    """The archive names the chat as "tg:-100123"; buttons (not pressed in a replay) need a valid chat id."""
+    try:
+        chat_id = ChatRef.parse(chat).chat_id
+    except ValueError:
+        return "replay"
+    return chat_id if chat_id.lstrip("-").isalnum() and len(chat_id) <= 24 else "replay"

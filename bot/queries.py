@@ -1,0 +1,186 @@
+"""The read side: what a chat's stored game shows now, asked without deciding or saving anything.
+
+`GameService.handle` is the write side (an input in; a decision saved with compare-and-set; each audience's
+effects out). Between inputs the adapters ask questions of the stored game: the web page's state and who may
+see it, the terminal's screen when it comes back to a game, why a typed card cannot be played, a finished
+game's last position, an archived game for its replay. They are answered here, from the same store and the
+service's cache of decoded states, so no adapter loads or decodes a record itself. Everything returned is
+the whole stored session: an adapter still shows a person only their own view of it (`game.view(seat)`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+from bot.archive import Archived, ArchiveError, FinalGame, final_position
+from bot.i18n import translator
+from bot.lru import LRU
+from bot.play import seat_of
+from bot.render.refusal import refusal_text
+from bot.repair import Unreadable
+from bot.session import ChatSession, Finished, Lobby, Playing
+from core import Card
+from core.reasons import why_card_unplayable
+from storage.keys import ChatRef
+from storage.store import GameStore
+
+log = logging.getLogger("durak.queries")
+
+FINAL_GAMES = 64  # finished games' last positions kept per process (each a replay of its archive)
+ARCHIVES = 256  # archived games' records kept per process (~3 KiB each): an archive never changes
+
+
+class DecodedStates(Protocol):
+    """The service's cache of decoded states (`bot.service.RecentStates`): a hit skips decoding again."""
+
+    def session(self, chat: ChatRef, state: str | None) -> ChatSession | None: ...
+
+
+class Sight(Enum):
+    """What a viewer holding a ref to one lobby or game of a chat is shown of the chat now."""
+
+    HIDDEN = "hidden"  # nothing: the ref names no game of this chat they may see
+    SHOWN = "shown"  # the chat's current lobby or game, as their seat (or a spectator) sees it
+    STARTED = "started"  # the lobby they opened started without them: offered the game's ref to watch
+
+
+class NotForYou(Enum):
+    """Why an archived game is not given to someone asking for it."""
+
+    NOT_ARCHIVED = "not archived"  # unknown, older than 30 days, unreadable, or another chat's game
+    NOT_A_PLAYER = "not a player"  # in the archive, but they did not play it
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A chat as stored now: its version, its decoded session and its language setting."""
+
+    version: int
+    session: ChatSession | None  # None: nothing stored, or a record this release cannot read
+    lang: str | None = None  # the chat's language setting (/settings lang=)
+    unreadable: bool = False  # a record was stored but does not decode (the service sets it aside)
+    final: FinalGame | None = None  # a finished game's last position, when asked for and archived
+
+    def seat(self, user_id: str) -> int | None:
+        """The seat of a person (never an AI seat) in the chat's lobby or game."""
+        return seat_of(self.session.header, user_id) if self.session is not None else None
+
+    def sight(self, game_id: str, user_id: str) -> Sight:
+        """What ``user_id``, holding a ref to ``game_id``, may be shown (`may_see`, `watch_offered`)."""
+        if self.session is None:
+            return Sight.HIDDEN
+        if may_see(self.session, game_id, user_id):
+            return Sight.SHOWN
+        if watch_offered(self.session, game_id, user_id):
+            return Sight.STARTED
+        return Sight.HIDDEN
+
+
+def session_id(session: ChatSession) -> str:
+    """The id a ref to the chat's current lobby or game carries."""
+    header = session.header
+    return header.lobby_id if isinstance(header, Lobby) else header.game_id
+
+
+def may_see(session: ChatSession, game_id: str, user_id: str) -> bool:
+    """Whether a viewer holding a ref to ``game_id`` is shown the chat's current lobby or game: anyone who
+    has its ref (it was shown in the chat) sees it; a ref to an older game of the chat shows the current one
+    only to someone seated in it."""
+    return session_id(session) == game_id or seat_of(session.header, user_id) is not None
+
+
+def watch_offered(session: ChatSession, game_id: str, user_id: str) -> bool:
+    """Whether ``game_id`` names the lobby the chat's running game started from, held by someone not seated
+    in it (they opened the lobby's link): told that it started and offered its ref to watch, rather than
+    that it is gone. A ref to any other older game of the chat still shows nothing."""
+    header = session.header
+    return (
+        isinstance(header, Playing)
+        and bool(header.lobby_id)
+        and header.lobby_id == game_id
+        and seat_of(header, user_id) is None
+    )
+
+
+class GameQueries:
+    """Questions asked of the stored games; each raises StoreUnavailable when Redis does not answer."""
+
+    def __init__(self, store: GameStore, recent: DecodedStates) -> None:
+        self.store = store
+        self.recent = recent
+        self._finals: LRU[str, FinalGame | None] = LRU(FINAL_GAMES)
+        self._archives: LRU[str, Archived] = LRU(ARCHIVES)
+
+    async def snapshot(self, chat: ChatRef, *, final: bool = False) -> Snapshot:
+        """The chat as stored now; ``final``: with a finished game's last position (`final_game`)."""
+        record = await self.store.load(chat)
+        try:
+            session = self.recent.session(chat, record.state)
+        except Unreadable:  # the service sets it aside at the chat's next input
+            return Snapshot(record.version, None, record.lang, unreadable=True)
+        last = None
+        if final and session is not None and isinstance(session.header, Finished):
+            last = await self.final_game(session.header.game_id)
+        return Snapshot(record.version, session, record.lang, final=last)
+
+    async def final_game(self, game_id: str) -> FinalGame | None:
+        """A finished game's last position, replayed from its archive (cached, absent ones too); None when
+        the archive does not hold it or it does not replay."""
+        if game_id in self._finals:
+            return self._finals.touch(game_id)
+        archived = await self.store.archived_game(game_id)
+        found = None
+        if archived is not None:
+            try:
+                game, events = final_position(archived)
+                found = FinalGame(game, events)
+            except ArchiveError as error:
+                log.warning("archived game %s does not replay: %s", game_id, error)
+        self._finals[game_id] = found
+        return found
+
+    async def archived(self, game_id: str) -> Archived | None:
+        """Where an archived game was played and who played it, read from its record (cached: an archive
+        never changes); None when the archive does not hold it or it cannot be read."""
+        found = self._archives.touch(game_id)
+        if found is not None:
+            return found
+        record = await self.store.archived_game(game_id)
+        if record is None:
+            return None
+        try:
+            found = Archived.read(record)
+        except ArchiveError as error:
+            log.warning("archived game %s cannot be read: %s", game_id, error)
+            return None
+        self._archives[game_id] = found
+        return found
+
+    async def archived_for(self, chat: ChatRef, game_id: str, user_id: str) -> Archived | NotForYou:
+        """An archived game for someone who played it, asking from its chat. Another chat's game is as if it
+        were not there, so a ref does not tell whether a game of some other chat exists."""
+        archived = await self.archived(game_id)
+        if archived is None or archived.chat != str(chat):
+            return NotForYou.NOT_ARCHIVED
+        if not archived.may_watch(chat, user_id):
+            return NotForYou.NOT_A_PLAYER
+        return archived
+
+    async def card_refusal(self, chat: ChatRef, user_id: str, card: Card) -> str | None:
+        """Why ``user_id`` cannot play ``card`` in the chat's running game now, in their language (the
+        reason a tap would get); None without a game, a seat or a reason."""
+        snapshot = await self.snapshot(chat)
+        session = snapshot.session
+        header = session.header if session is not None else None
+        game = session.game if session is not None else None
+        seat = snapshot.seat(user_id)
+        if not isinstance(header, Playing) or game is None or seat is None:
+            return None
+        refusal = why_card_unplayable(game, seat, card.id)
+        if refusal is None:
+            return None
+        names = [s.name for s in header.seats]
+        return refusal_text(refusal, names, translator(header.seats[seat].lang))
