@@ -20,6 +20,7 @@ import random
 import fakeredis
 
 from bot import payloads
+from bot.buttons import named
 from bot.context import ServiceConfig
 from bot.effects import Button, Message, ShowHand
 from bot.inputs import Command, Press, User
@@ -67,12 +68,16 @@ async def one_game(
     record = await store.load(chat)
     for user in users[1:]:
         lobby = ChatSession.decode(record.state or "").header
-        await send(Press("tg", user, payloads.Payload(CHAT, getattr(lobby, "lobby_id", ""), 0, "J").encode()))
+        await send(
+            Press("tg", user, payloads.Payload(CHAT, getattr(lobby, "lobby_id", ""), 0, named("J")).encode())
+        )
         record = await store.load(chat)
     lobby = ChatSession.decode(record.state or "").header
     await send(
         Press(
-            "tg", users[0], payloads.Payload(CHAT, getattr(lobby, "lobby_id", ""), len(users), "S").encode()
+            "tg",
+            users[0],
+            payloads.Payload(CHAT, getattr(lobby, "lobby_id", ""), len(users), named("S")).encode(),
         )
     )
     for _ in range(3000):

@@ -61,7 +61,7 @@ from storage.keys import ChatRef  # noqa: E402
 
 PLATFORM = "tg"
 TARGETS = {"inputs_per_second": 1500, "p99_ms": 20.0, "round_trips": 2.0, "state_bytes_6": 4096}
-LOBBY_CODES = {payloads.JOIN, payloads.LEAVE, payloads.START, payloads.CANCEL, payloads.REMATCH}
+LOBBY_CODES = {"J", "L", "S", "C", "R"}
 
 
 @dataclass
@@ -87,7 +87,7 @@ def move_payloads(message: Message | None) -> list[str]:
     for row in message.buttons:
         for button in row:
             parsed = payloads.parse(button.payload) if button.payload else None
-            if parsed and parsed.code not in LOBBY_CODES and parsed.code != payloads.HAND:
+            if parsed and parsed.code not in LOBBY_CODES and parsed.code != "H":
                 found.append(button.payload)
     return found
 
@@ -177,7 +177,7 @@ class SimulatedChat:
                 self.hands[effect.user_id] = effect.message
             message = getattr(effect, "message", None)
             if self.ai and message is not None:  # people alone see the game end: no buttons left anywhere
-                self.over |= table_payload_or_none(message, payloads.REMATCH) is not None
+                self.over |= table_payload_or_none(message, "R") is not None
         self.changed.set()
         return applied
 
@@ -194,13 +194,13 @@ class SimulatedChat:
         creator = self.users[0]
         await self.send(Command(PLATFORM, self.chat_id, creator, "newgame", "", chat_title="Bench"), tally)
         for user in self.users[1:]:
-            await self.send(Press(PLATFORM, user, table_payload(self.table, payloads.JOIN)), tally)
+            await self.send(Press(PLATFORM, user, table_payload(self.table, "J")), tally)
         for _ in range(self.ai):
             await self.send(
-                Press(PLATFORM, creator, table_payload(self.table, f"{payloads.ADD_AI}:{self.ai_level}")),
+                Press(PLATFORM, creator, table_payload(self.table, f"A:{self.ai_level}")),
                 tally,
             )
-        await self.send(Press(PLATFORM, creator, table_payload(self.table, payloads.START)), tally)
+        await self.send(Press(PLATFORM, creator, table_payload(self.table, "S")), tally)
         while time.perf_counter() < deadline:
             turn = [(user, move_payloads(self.hands.get(user.id))) for user in self.users]
             turn = [(user, moves) for user, moves in turn if moves]

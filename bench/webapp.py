@@ -748,6 +748,7 @@ async def play_in_app(players: int, speed: float, seed: int) -> Writes:
     """The recorded game again, the lobby in the chat, every move from the app (the service, then the chat's
     adapter, as the press endpoint does) at the same human pace, with everyone's page open."""
     from adapters.telegram.miniapp import MiniApp
+    from bot.buttons import named
     from bot.context import ServiceConfig
     from bot.inputs import Press, User
     from bot.payloads import Payload
@@ -782,7 +783,7 @@ async def play_in_app(players: int, speed: float, seed: int) -> Writes:
             next_tap += TAP_EVERY
             await fake.clock.sleep(next_tap - fake.clock.now())
             person = people[seat]
-            payload = Payload(str(group.id), game_id, step, code).encode()
+            payload = Payload(str(group.id), game_id, step, named(code)).encode()
             effects = await world.service.handle(
                 Press("tg", User(str(person.id), person.first_name), payload)
             )

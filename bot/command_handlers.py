@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from bot import buttons, metrics, play, repair, surrender
 from bot import lobby as lobby_logic
-from bot import metrics, payloads, play, repair, surrender
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply
@@ -152,7 +152,7 @@ async def start(service: GameService, command: Command) -> list[Effect]:
     with words (a deep link the adapter did not take), it starts the lobby's game."""
     if command.private and not command.words:
         return await help_(service, command)
-    return await service.decide_command(command, _pressed(payloads.START))
+    return await service.decide_command(command, _pressed(buttons.Start()))
 
 
 async def hint(service: GameService, command: Command) -> list[Effect]:
@@ -191,7 +191,9 @@ def rules(ctx: Context, session: ChatSession | None, command: Command) -> Decisi
     return show(Reply(ctx.chat_id, render_rules(in_force, ctx.tr(command.user.lang))))
 
 
-def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, code: str) -> Decision:
+def _lobby_step(
+    ctx: Context, session: ChatSession | None, command: Command, button: buttons.LobbyButton
+) -> Decision:
     """/join, /leave, /start, /cancel: the lobby's buttons typed; during a game /leave surrenders and
     /cancel (its creator or an admin) stops it, or surrenders it when the canceller plays a rated game
     (`surrender.cancel`)."""
@@ -199,11 +201,11 @@ def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, cod
     _ = ctx.tr(user.lang)._
     header = session.header if session is not None else None
     if isinstance(header, Lobby):
-        return lobby_logic.lobby_action(ctx, header, user, code, is_admin=command.is_admin)
+        return lobby_logic.lobby_action(ctx, header, user, button, is_admin=command.is_admin)
     if isinstance(header, Playing) and session is not None:
-        if code == payloads.LEAVE:
+        if isinstance(button, buttons.Leave):
             return surrender.ask(ctx, session, user)
-        if code == payloads.CANCEL:
+        if isinstance(button, buttons.Cancel):
             if user.id != header.creator and not command.is_admin:
                 return show(
                     Reply(ctx.chat_id, message([line(_("Only the creator or an admin can cancel."))]))
@@ -213,16 +215,16 @@ def _lobby_step(ctx: Context, session: ChatSession | None, command: Command, cod
     return show(Reply(ctx.chat_id, message([line(text)])))
 
 
-def _pressed(code: str) -> Decide:
+def _pressed(button: buttons.LobbyButton) -> Decide:
     def decide(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
-        return _lobby_step(ctx, session, command, code)
+        return _lobby_step(ctx, session, command, button)
 
     return decide
 
 
-def lobby_button(code: str) -> Handler:
-    """The handler of a command that presses the lobby's button ``code`` (JOIN, LEAVE, CANCEL)."""
-    return decided(_pressed(code))
+def lobby_button(button: buttons.LobbyButton) -> Handler:
+    """The handler of a command that presses the lobby's ``button`` (Join, Leave, Cancel)."""
+    return decided(_pressed(button))
 
 
 def _unknown(ctx: Context, session: ChatSession | None, command: Command) -> Decision:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bot import buttons
 from bot import command_handlers as handlers
-from bot import payloads
 from bot.command_handlers import Handler
 from storage import keys
 
@@ -111,7 +111,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     NEWGAME,
     CommandSpec(
         "join",
-        handlers.lobby_button(payloads.JOIN),
+        handlers.lobby_button(buttons.Join()),
         _("join the open lobby"),
         discord=OnDiscord(
             p_("Discord command", "join"),
@@ -120,7 +120,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "leave",
-        handlers.lobby_button(payloads.LEAVE),
+        handlers.lobby_button(buttons.Leave()),
         _("leave the lobby; during a game: surrender"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
@@ -139,7 +139,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "cancel",
-        handlers.lobby_button(payloads.CANCEL),
+        handlers.lobby_button(buttons.Cancel()),
         _("close the lobby or stop the game (creator or admin)"),
         who=Who.ADMIN,
         places=EVERY_CHAT | {Place.TERMINAL},

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from bot import payloads
+from bot import buttons
 from bot.context import Context
 from bot.decision import LOBBY_TTL, Decision, show
-from bot.effects import Alert, Notice, Reply, ShowHand, ShowTable
+from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
 from bot.i18n import Translator
 from bot.inputs import User
 from bot.names import shown_name
@@ -15,7 +18,7 @@ from bot.play import seat_of, start_game
 from bot.render.lobby import render_lobby
 from bot.render.rules import settings_problem
 from bot.render.text import line, message
-from bot.session import AI_LEVELS, ChatSession, Finished, Lobby, Playing, Seat
+from bot.session import ChatSession, Finished, Lobby, Playing, Seat
 from core import Settings, SettingsError
 
 MAX_SEATS = 6
@@ -69,87 +72,115 @@ def lobby_saved(ctx: Context, lobby: Lobby, *extra: Alert, new_message: bool = F
     return Decision(effects=[*extra, table], save=True, session=ChatSession(header=lobby), ttl=LOBBY_TTL)
 
 
+@dataclass(frozen=True, slots=True)
+class LobbyPress:
+    """Who pressed a lobby button (or typed its command), with what the press itself says."""
+
+    ctx: Context
+    lobby: Lobby
+    user: User
+    is_admin: bool  # commands only: a press does not say whether its presser administers the chat
+    seats_seen: int | None  # a press's step: the number of seats its lobby message showed
+
+    @property
+    def seated(self) -> bool:
+        return seat_of(self.lobby, self.user.id) is not None
+
+    @property
+    def full(self) -> bool:
+        return len(self.lobby.seats) >= capacity(self.lobby.words)
+
+    @property
+    def lobby_changed(self) -> bool:
+        """The press was drawn on a lobby with other seats: a repeated delivery, or an older message."""
+        return self.seats_seen is not None and self.seats_seen != len(self.lobby.seats)
+
+    def refuse(self, text: str, show_alert: bool = True) -> Decision:
+        return show(Alert(self.user.id, text, show_alert=show_alert))
+
+
 def lobby_action(
-    ctx: Context, lobby: Lobby, user: User, code: str, is_admin: bool = False, seats_seen: int | None = None
+    ctx: Context,
+    lobby: Lobby,
+    user: User,
+    button: buttons.LobbyButton,
+    is_admin: bool = False,
+    seats_seen: int | None = None,
 ) -> Decision:
-    """Join, leave, add or remove an AI, start or cancel; each answers the user with a short alert.
+    """Join, leave, pick a team, add or remove an AI or a seat, start or cancel, through `LOBBY_PRESSES`.
+    A refusal answers with its reason; a change answers the presser by itself being shown (a short alert
+    where it says more than the lobby does, else the press's plain acknowledgement, `bot.presses`)."""
+    press = LobbyPress(ctx, lobby, user, is_admin, seats_seen)
+    return LOBBY_PRESSES[type(button)](press, button)
 
-    ``is_admin`` comes with commands only (a press does not say whether its presser administers the chat)."""
+
+def join(press: LobbyPress, _button: buttons.Join) -> Decision:
+    _ = press.ctx.tr(press.user.lang)._
+    if press.seated:
+        return press.refuse(_("You are already in."), show_alert=False)
+    if press.full:
+        return press.refuse(_("The game is full."))
+    user = press.user
+    seats = [*press.lobby.seats, Seat(user_id=user.id, name=user.name, lang=user.lang)]
+    changed = press.lobby.model_copy(update={"seats": seats})
+    return lobby_saved(press.ctx, changed, Alert(user.id, _("You joined.")))
+
+
+def leave(press: LobbyPress, _button: buttons.Leave) -> Decision:
+    _ = press.ctx.tr(press.user.lang)._
+    lobby, user = press.lobby, press.user
+    if not press.seated:
+        return press.refuse(_("You are not in this game."), show_alert=False)
+    seats = [s for s in lobby.seats if s.user_id != user.id]
+    if not any(not s.is_ai for s in seats):
+        return closed(press.ctx, _("The lobby is closed: everyone left."))
+    creator = lobby.creator if lobby.creator != user.id else next(s.user_id for s in seats if not s.is_ai)
+    changed = lobby.model_copy(update={"seats": seats, "creator": creator})
+    return lobby_saved(press.ctx, changed, Alert(user.id, _("You left.")))
+
+
+def start(press: LobbyPress, _button: buttons.Start) -> Decision:
+    ctx, lobby, user = press.ctx, press.lobby, press.user
     _ = ctx.tr(user.lang)._
-    seated = seat_of(lobby, user.id) is not None
-    full = len(lobby.seats) >= capacity(lobby.words)
-    if code == payloads.JOIN:
-        if seated:
-            return show(Alert(user.id, _("You are already in.")))
-        if full:
-            return show(Alert(user.id, _("The game is full."), show_alert=True))
-        seats = [*lobby.seats, Seat(user_id=user.id, name=user.name, lang=user.lang)]
-        return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, _("You joined.")))
-    if code == payloads.LEAVE:
-        if not seated:
-            return show(Alert(user.id, _("You are not in this game.")))
-        seats = [s for s in lobby.seats if s.user_id != user.id]
-        if not any(not s.is_ai for s in seats):
-            return closed(ctx, _("The lobby is closed: everyone left."))
-        creator = lobby.creator if lobby.creator != user.id else next(s.user_id for s in seats if not s.is_ai)
-        changed = lobby.model_copy(update={"seats": seats, "creator": creator})
-        return lobby_saved(ctx, changed, Alert(user.id, _("You left.")))
-    if code.startswith(payloads.TEAM):
-        return pick_team(ctx, lobby, user, code.partition(":")[2], full)
-    if code.startswith(payloads.ADD_AI):
-        return add_ai(ctx, lobby, user, code.partition(":")[2] or "normal", seated or is_admin, seats_seen)
-    if code == payloads.REMOVE_AI:
-        return remove_ai(ctx, lobby, user, seated or is_admin, seats_seen)
-    if code.startswith(payloads.REMOVE_SEAT):
-        return remove_closed_seat(ctx, lobby, user, code.partition(":")[2], is_admin, seats_seen)
-    if code == payloads.START:
-        if len(lobby.seats) < 2:
-            return show(Alert(user.id, _("At least two players are needed."), show_alert=True))
-        waited = ctx.now - lobby.created_at >= ctx.config.start_wait
-        if user.id != lobby.creator and not full and not waited and not is_admin:
-            return show(
-                Alert(
-                    user.id,
-                    _("Only the creator can start now; anyone can once the game is full."),
-                    show_alert=True,
-                )
-            )
-        if not seated and user.id != lobby.creator and not is_admin:
-            return show(Alert(user.id, _("Join the game first."), show_alert=True))
-        unreachable = [seat.name for seat in lobby.seats if seat.private_closed_at is not None]
-        if unreachable:
-            text = _("Waiting for {names} to open a private chat with me (or the creator removes them).")
-            return show(Alert(user.id, text.format(names=", ".join(unreachable)), show_alert=True))
-        if Settings.from_words(lobby.words).teams:
-            problem = team_problem(lobby, ctx.tr(user.lang))
-            if problem:
-                return show(Alert(user.id, problem, show_alert=True))
-            lobby = lobby.model_copy(update={"seats": seated_by_team(lobby.seats)})
-        decision = start_game(ctx, lobby)
-        decision.effects.insert(0, Alert(user.id, ""))
-        return decision
-    if code == payloads.CANCEL:
-        if user.id != lobby.creator and not is_admin:
-            return show(Alert(user.id, _("Only the creator or an admin can cancel."), show_alert=True))
-        return closed(ctx, _("The game was cancelled."), Alert(user.id, ""))
-    return show(Alert(user.id, _("That button is not valid."), show_alert=True))
+    if len(lobby.seats) < 2:
+        return press.refuse(_("At least two players are needed."))
+    waited = ctx.now - lobby.created_at >= ctx.config.start_wait
+    if user.id != lobby.creator and not press.full and not waited and not press.is_admin:
+        return press.refuse(_("Only the creator can start now; anyone can once the game is full."))
+    if not press.seated and user.id != lobby.creator and not press.is_admin:
+        return press.refuse(_("Join the game first."))
+    unreachable = [seat.name for seat in lobby.seats if seat.private_closed_at is not None]
+    if unreachable:
+        text = _("Waiting for {names} to open a private chat with me (or the creator removes them).")
+        return press.refuse(text.format(names=", ".join(unreachable)))
+    if Settings.from_words(lobby.words).teams:
+        problem = team_problem(lobby, ctx.tr(user.lang))
+        if problem:
+            return press.refuse(problem)
+        lobby = lobby.model_copy(update={"seats": seated_by_team(lobby.seats)})
+    return start_game(ctx, lobby)
 
 
-def add_ai(
-    ctx: Context, lobby: Lobby, user: User, level: str, may_seat: bool, seats_seen: int | None
-) -> Decision:
+def cancel(press: LobbyPress, _button: buttons.Cancel) -> Decision:
+    _ = press.ctx.tr(press.user.lang)._
+    if press.user.id != press.lobby.creator and not press.is_admin:
+        return press.refuse(_("Only the creator or an admin can cancel."))
+    return closed(press.ctx, _("The game was cancelled."))
+
+
+def add_ai(press: LobbyPress, button: buttons.AddAi) -> Decision:
     """An AI takes the next seat, at the request of someone seated (or an admin): a passer-by cannot fill
     the lobby with AIs and leave no seat for the friends who wanted to play."""
-    _ = ctx.tr(user.lang)._
-    if level not in AI_LEVELS:
-        return show(Alert(user.id, _("That button is not valid."), show_alert=True))
-    if not may_seat:
-        return show(Alert(user.id, _("Join the game first to add an AI."), show_alert=True))
-    if len(lobby.seats) >= capacity(lobby.words):
-        return show(Alert(user.id, _("The game is full."), show_alert=True))
-    if seats_seen is not None and seats_seen != len(lobby.seats):
-        # a repeated delivery of the same press, or a press on an older lobby message: add nobody twice
-        return show(Alert(user.id, _("The lobby has changed: press Add AI again if you still want one.")))
+    ctx, lobby = press.ctx, press.lobby
+    _ = ctx.tr(press.user.lang)._
+    if not (press.seated or press.is_admin):
+        return press.refuse(_("Join the game first to add an AI."))
+    if press.full:
+        return press.refuse(_("The game is full."))
+    if press.lobby_changed:  # add nobody twice
+        return press.refuse(
+            _("The lobby has changed: press Add AI again if you still want one."), show_alert=False
+        )
     name_of = ctx.tr(lobby.lang)._("AI {number}").format
     taken = {s.user_id for s in lobby.seats} | {s.name for s in lobby.seats if s.is_ai}
     number = next(
@@ -158,46 +189,80 @@ def add_ai(
         if f"ai{n}-{lobby.lobby_id}" not in taken and name_of(number=n) not in taken
     )
     seat = Seat(
-        user_id=f"ai{number}-{lobby.lobby_id}", name=name_of(number=number), lang=lobby.lang, ai=level
+        user_id=f"ai{number}-{lobby.lobby_id}", name=name_of(number=number), lang=lobby.lang, ai=button.level
     )
-    return lobby_saved(ctx, lobby.model_copy(update={"seats": [*lobby.seats, seat]}), Alert(user.id, ""))
+    return lobby_saved(ctx, lobby.model_copy(update={"seats": [*lobby.seats, seat]}))
 
 
-def remove_ai(ctx: Context, lobby: Lobby, user: User, may_seat: bool, seats_seen: int | None) -> Decision:
+def remove_ai(press: LobbyPress, _button: buttons.RemoveAi) -> Decision:
     """The AI seated last leaves, at the request of someone seated (or an admin): a seat for a friend."""
-    _ = ctx.tr(user.lang)._
-    if not may_seat:
-        return show(Alert(user.id, _("Join the game first to remove an AI."), show_alert=True))
-    if seats_seen is not None and seats_seen != len(lobby.seats):
-        # as for Add AI: a repeated press must not remove a second AI
-        return show(Alert(user.id, _("The lobby has changed: press Remove AI again if you still want to.")))
+    lobby = press.lobby
+    _ = press.ctx.tr(press.user.lang)._
+    if not (press.seated or press.is_admin):
+        return press.refuse(_("Join the game first to remove an AI."))
+    if press.lobby_changed:  # as for Add AI: a repeated press must not remove a second AI
+        return press.refuse(
+            _("The lobby has changed: press Remove AI again if you still want to."), show_alert=False
+        )
     ais = [index for index, seat in enumerate(lobby.seats) if seat.is_ai]
     if not ais:
-        return show(Alert(user.id, _("There is no AI seat to remove.")))
+        return press.refuse(_("There is no AI seat to remove."), show_alert=False)
     seats = [seat for index, seat in enumerate(lobby.seats) if index != ais[-1]]
-    return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
+    return lobby_saved(press.ctx, lobby.model_copy(update={"seats": seats}))
 
 
-def remove_closed_seat(
-    ctx: Context, lobby: Lobby, user: User, index: str, is_admin: bool, seats_seen: int | None
-) -> Decision:
+def remove_closed_seat(press: LobbyPress, button: buttons.RemoveSeat) -> Decision:
     """The creator (or an admin) removes a person who cannot receive a hand, so the others can start."""
-    _ = ctx.tr(user.lang)._
-    if user.id != lobby.creator and not is_admin:
-        return show(Alert(user.id, _("Only the creator can remove a player."), show_alert=True))
-    number = int(index) if index.isdigit() else -1
-    if (seats_seen is not None and seats_seen != len(lobby.seats)) or not 0 <= number < len(lobby.seats):
-        return show(Alert(user.id, _("The lobby has changed: look at it again.")))
-    if lobby.seats[number].private_closed_at is None:
-        return show(Alert(user.id, _("That player can receive their cards now.")))
-    seats = [seat for seat_no, seat in enumerate(lobby.seats) if seat_no != number]
-    return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
+    lobby = press.lobby
+    _ = press.ctx.tr(press.user.lang)._
+    if press.user.id != lobby.creator and not press.is_admin:
+        return press.refuse(_("Only the creator can remove a player."))
+    if press.lobby_changed or not button.seat < len(lobby.seats):
+        return press.refuse(_("The lobby has changed: look at it again."), show_alert=False)
+    if lobby.seats[button.seat].private_closed_at is None:
+        return press.refuse(_("That player can receive their cards now."), show_alert=False)
+    seats = [seat for seat_no, seat in enumerate(lobby.seats) if seat_no != button.seat]
+    return lobby_saved(press.ctx, lobby.model_copy(update={"seats": seats}))
 
 
-def closed(ctx: Context, text: str, *extra: Alert) -> Decision:
-    """The lobby (or game) message turns into a short notice without buttons; the record is removed."""
+def pick_team(press: LobbyPress, button: buttons.PickTeam) -> Decision:
+    """Pick a side (joining first if need be); a side holds at most half of a six-player table."""
+    lobby, user = press.lobby, press.user
+    _ = press.ctx.tr(user.lang)._
+    if not Settings.from_words(lobby.words).teams:
+        return press.refuse(_("That button is not valid."))
+    team = button.team
+    if sum(1 for s in lobby.seats if s.team == team and s.user_id != user.id) >= MAX_SEATS // 2:
+        return press.refuse(_("That team is full."))
+    seats = list(lobby.seats)
+    mine = seat_of(lobby, user.id)
+    if mine is None:
+        if press.full:
+            return press.refuse(_("The game is full."))
+        seats.append(Seat(user_id=user.id, name=user.name, lang=user.lang, team=team))
+    else:
+        seats[mine] = seats[mine].model_copy(update={"team": team})
+    return lobby_saved(press.ctx, lobby.model_copy(update={"seats": seats}))
+
+
+LobbyHandler = Callable[[LobbyPress, Any], Decision]
+LOBBY_PRESSES: dict[type[buttons.LobbyButton], LobbyHandler] = {
+    buttons.Join: join,
+    buttons.Leave: leave,
+    buttons.PickTeam: pick_team,
+    buttons.AddAi: add_ai,
+    buttons.RemoveAi: remove_ai,
+    buttons.RemoveSeat: remove_closed_seat,
+    buttons.Start: start,
+    buttons.Cancel: cancel,
+}
+
+
+def closed(ctx: Context, text: str, *after: Effect) -> Decision:
+    """The lobby (or game) message turns into a short notice without buttons, followed by ``after``; the
+    record is removed."""
     return Decision(
-        effects=[*extra, ShowTable(ctx.chat_id, message([line(text)]))],
+        effects=[ShowTable(ctx.chat_id, message([line(text)])), *after],
         save=True,
         session=None,
         ttl=LOBBY_TTL,
@@ -210,17 +275,18 @@ def game_cancelled(ctx: Context, header: Playing, user: User) -> Decision:
     _ = ctx.tr(header.lang)._
     seat_no = seat_of(header, user.id)
     who = header.seats[seat_no].name if seat_no is not None else shown_name(user.name) or _("Player")
-    decision = closed(ctx, _("The game was cancelled."))
-    decision.effects.append(
-        Notice(ctx.chat_id, message([line(_("{who} cancelled the game.").format(who=who))]))
-    )
-    for seat in header.seats:
-        if not seat.is_ai:
-            text = ctx.tr(seat.lang)._("The game was cancelled.")
-            decision.effects.append(
-                ShowHand(ctx.chat_id, seat.user_id, message([line(text)]), header.game_id)
-            )
-    return decision
+    hands = [
+        ShowHand(
+            ctx.chat_id,
+            seat.user_id,
+            message([line(ctx.tr(seat.lang)._("The game was cancelled."))]),
+            header.game_id,
+        )
+        for seat in header.seats
+        if not seat.is_ai
+    ]
+    notice = Notice(ctx.chat_id, message([line(_("{who} cancelled the game.").format(who=who))]))
+    return closed(ctx, _("The game was cancelled."), notice, *hands)
 
 
 def rematch(ctx: Context, finished: Finished, user: User) -> Decision:
@@ -235,26 +301,7 @@ def rematch(ctx: Context, finished: Finished, user: User) -> Decision:
         lang=finished.lang,
         thread_id=finished.thread_id,
     )
-    return lobby_saved(ctx, lobby, Alert(user.id, ""), new_message=True)
-
-
-def pick_team(ctx: Context, lobby: Lobby, user: User, side: str, full: bool) -> Decision:
-    """Pick a side (joining first if need be); a side holds at most half of a six-player table."""
-    _ = ctx.tr(user.lang)._
-    if side not in ("0", "1") or not Settings.from_words(lobby.words).teams:
-        return show(Alert(user.id, _("That button is not valid."), show_alert=True))
-    team = int(side)
-    if sum(1 for s in lobby.seats if s.team == team and s.user_id != user.id) >= MAX_SEATS // 2:
-        return show(Alert(user.id, _("That team is full."), show_alert=True))
-    seats = list(lobby.seats)
-    mine = seat_of(lobby, user.id)
-    if mine is None:
-        if full:
-            return show(Alert(user.id, _("The game is full."), show_alert=True))
-        seats.append(Seat(user_id=user.id, name=user.name, lang=user.lang, team=team))
-    else:
-        seats[mine] = seats[mine].model_copy(update={"team": team})
-    return lobby_saved(ctx, lobby.model_copy(update={"seats": seats}), Alert(user.id, ""))
+    return lobby_saved(ctx, lobby, new_message=True)
 
 
 def team_problem(lobby: Lobby, tr: Translator) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot import payloads
+from bot.buttons import Button, Join, PickTeam
 from bot.effects import Alert, Effect
 from bot.i18n import translator
 from bot.inputs import User
@@ -20,15 +20,17 @@ from storage.keys import ChatRef
 MembershipCheck = Callable[[ChatRef, str], Awaitable[bool]]  # (chat, user id) -> the user is in the chat
 
 
-def takes_a_seat(code: str) -> bool:
+def takes_a_seat(button: Button) -> bool:
     """A lobby button that seats its presser: Join, or a team's button (which joins first if need be)."""
-    return code == payloads.JOIN or code.partition(":")[0] == payloads.TEAM
+    return isinstance(button, Join | PickTeam)
 
 
-async def refused_join(check: MembershipCheck | None, chat: ChatRef, user: User, code: str) -> list[Effect]:
+async def refused_join(
+    check: MembershipCheck | None, chat: ChatRef, user: User, button: Button
+) -> list[Effect]:
     """The refusal of a press from the page that would seat a non-member of ``chat``, or [] to let the press
     through (no check given, or a press that seats nobody). The page goes on showing the table to watch."""
-    if check is None or not takes_a_seat(code) or await check(chat, user.id):
+    if check is None or not takes_a_seat(button) or await check(chat, user.id):
         return []
     text = translator(user.lang)._("Only members of this chat can join its games.")
     return [Alert(user.id, text, show_alert=True)]

@@ -1,8 +1,9 @@
 """Button payloads: short ASCII that says which chat, which game, which step it was drawn from, and what.
 
 Format ``<chat id>|<game or lobby id>|<step>|<code>``, at most 64 bytes (Telegram's callback_data limit;
-Discord allows 100). A payload is never trusted: `parse` only checks its shape; the service then checks the
-game id, the step, the presser's seat and the legality of the action against the stored state.
+Discord allows 100); the code is a button's (`bot.buttons`). A payload is never trusted: `parse` only checks
+its shape and reads its button once; the service then checks the game id, the step, the presser's seat and
+the legality of the action against the stored state.
 """
 
 from __future__ import annotations
@@ -10,17 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_PAYLOAD_BYTES = 64
+from bot import buttons
+from bot.buttons import Button
 
-# lobby and table codes (game actions use core's action codes: a:6S, c:0:9S, t, p, x:6H, e)
-JOIN, LEAVE, START, CANCEL, REMATCH, HAND = "J", "L", "S", "C", "R", "H"
-ADD_AI = "A"  # "A:easy", "A:normal", "A:hard"
-REMOVE_AI = "D"  # drop the lobby's last AI seat; like Add AI, its step is the number of seats it saw
-TEAM = "T"  # "T:0", "T:1": pick a side in a team game
-SURRENDER = "Y"  # "Y2:k3": seat 2 confirms the surrender it asked for k3 (base 36) seconds into the game
-REMOVE_SEAT = "K"  # "K:2": the creator removes seat 2, whose person cannot receive a hand; step as Remove AI
-REPLAY = "V"  # the result's Replay button: opens the finished game in the web app, never pressed
-LOBBY_CODES = frozenset({JOIN, LEAVE, START, CANCEL, ADD_AI, REMOVE_AI, TEAM})  # before the part after ":"
+MAX_PAYLOAD_BYTES = 64
 
 _CHAT = r"-?[0-9A-Za-z_]{1,24}"
 _PATTERN = re.compile(rf"^({_CHAT})\|([0-9a-z]{{1,12}})\|([0-9]{{1,6}})\|([A-Za-z0-9:?]{{1,12}})$")
@@ -31,7 +25,12 @@ class Payload:
     chat_id: str
     game_id: str
     step: int
-    code: str
+    button: Button
+
+    @property
+    def code(self) -> str:
+        """The button's code as drawn (what a test or a benchmark looks a button up by)."""
+        return buttons.code(self.button)
 
     def encode(self) -> str:
         text = f"{self.chat_id}|{self.game_id}|{self.step}|{self.code}"
@@ -46,4 +45,5 @@ def parse(text: str) -> Payload | None:
     if match is None:
         return None
     chat_id, game_id, step, code = match.groups()
-    return Payload(chat_id, game_id, int(step), code)
+    button = buttons.parse(code)
+    return Payload(chat_id, game_id, int(step), button) if button is not None else None

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
-from bot import payloads, ratings
+from bot import buttons, ratings
 from bot.ai_seats import FALLBACK_LEVEL, choose_ai_action, safe_default
 from bot.context import Context
 from bot.decision import FINISHED_TTL, GAME_TTL, Decision, show
@@ -68,8 +69,9 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
     assert isinstance(header, Playing) and game is not None
     tr = ctx.tr(user.lang)
     _ = tr._
+    button = payload.button
     if payload.game_id != header.game_id:
-        if payload.code.partition(":")[0] in payloads.LOBBY_CODES:  # the lobby this game started from
+        if isinstance(button, buttons.LOBBY_BUTTONS):  # the lobby this game started from
             return show(Alert(user.id, _("The game has already started."), show_alert=True))
         return show(Alert(user.id, _("This button belongs to a game that is over."), show_alert=True))
     seat_no = seat_of(header, user.id)
@@ -78,24 +80,20 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
     woke_up = header.seats[seat_no].autopilot
     if woke_up:
         header = with_seat(header, seat_no, autopilot=False, timeouts=0)
-    if payload.code == payloads.HAND:
+    if isinstance(button, buttons.OpenHand):
         hand = ShowHand(
             ctx.chat_id,
             user.id,
             hand_message(ctx, header, game, seat_no, tr),
             header.game_id,
         )
-        decision = show(hand, Alert(user.id, ""))
         if woke_up:
             decision = settle(ctx, session, header, game)
-            decision.effects.append(hand)
-        return decision
+            return replace(decision, effects=[*decision.effects, hand])
+        return show(hand)
     if payload.step > game.step:  # never drawn by us: forged
         return show(Alert(user.id, _("That button is out of date: use the newest message.")))
-    try:
-        action: Action | None = Action.parse(payload.code)
-    except ValueError:
-        action = None
+    action = button.action if isinstance(button, buttons.Move) else None
     stale = payload.step < game.step
     if stale and (action is None or not made_as_tapped(game, payload.step, seat_no, action)):
         assert isinstance(session.header, Playing)  # nothing is saved: drawn as stored, autopilot and all
@@ -107,9 +105,7 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
         names = [seat.name for seat in header.seats]
         return show(Alert(user.id, refusal_text(refusal, names, tr), show_alert=True))
     header = with_seat(header, seat_no, timeouts=0, autopilot=False, acted_at=ctx.now)
-    decision = apply_and_settle(ctx, session, header, game, seat_no, action)
-    decision.effects.insert(0, Alert(user.id, ""))
-    return decision
+    return apply_and_settle(ctx, session, header, game, seat_no, action)
 
 
 def stale_press(ctx: Context, header: Playing, game: Game, seat_no: int, user: User) -> Decision:

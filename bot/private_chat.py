@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot import payloads
+from bot.buttons import Join
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
 from bot.effects import Button, Reply
@@ -99,7 +99,7 @@ def open_me(ctx: Context, lobby: Lobby, seat: Seat) -> Reply:
     text = _("{name}, I cannot send you your cards until you open a private chat with me: tap the button.")
     button = Button(
         _("Open the private chat"),
-        Payload(ctx.chat_id, lobby.lobby_id, 0, payloads.JOIN).encode(),
+        Payload(ctx.chat_id, lobby.lobby_id, 0, Join()).encode(),
         opens_private=True,
     )
     return Reply(ctx.chat_id, message([line(text.format(name=seat.name))], [[button]]))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from bot import (
     app_screens,
+    buttons,
     command_handlers,
     metrics,
     payloads,
@@ -25,20 +26,19 @@ from bot import (
     private_chat,
     recovery,
     repair,
-    surrender,
 )
-from bot import lobby as lobby_logic
 from bot.ai_seats import OFF_LOOP
 from bot.commands import command_named
 from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.i18n import translator
-from bot.inputs import Command, Input, Press, TimerDue, User
+from bot.inputs import Command, Input, Press, TimerDue
+from bot.presses import route_press
 from bot.queries import GameQueries
 from bot.ratelimit import PressLimiter
 from bot.render.text import line, message
-from bot.session import ChatSession, Finished, Lobby, Playing
+from bot.session import ChatSession, Playing
 from core.deal import new_seed
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
@@ -220,7 +220,7 @@ class GameService:
         return await self._decide(
             chat,
             private_chat.opened_first(decide, press.user.id) if press.through_private else decide,
-            payload.code,
+            buttons.code(payload.button),
             from_memory=True,
             on_page=press.user.id if press.from_app else None,
         )
@@ -380,24 +380,6 @@ def marked_applied(effects: list[Effect]) -> list[Effect]:
     changed the chat cannot be read from the chat's version (another input may save at the same instant)
     nor from an answer's text ("You joined." is said with a change, "You are already in." without one)."""
     return [replace(effect, applied=True) if isinstance(effect, Alert) else effect for effect in effects]
-
-
-def route_press(ctx: Context, session: ChatSession | None, user: User, payload: payloads.Payload) -> Decision:
-    _ = ctx.tr(user.lang)._
-    header = session.header if session is not None else None
-    if isinstance(header, Lobby) and payload.game_id == header.lobby_id:
-        return lobby_logic.lobby_action(ctx, header, user, payload.code, seats_seen=payload.step)
-    if isinstance(header, Playing) and session is not None:
-        if payload.code.startswith(payloads.SURRENDER):
-            return surrender.confirmed(ctx, session, user, payload)
-        return play.on_game_press(ctx, session, user, payload)
-    if (
-        isinstance(header, Finished)
-        and payload.code == payloads.REMATCH
-        and payload.game_id == header.game_id
-    ):
-        return lobby_logic.rematch(ctx, header, user)
-    return show(Alert(user.id, _("This button belongs to a game that is over."), show_alert=True))
 
 
 def unavailable(event: Input) -> list[Effect]:

@@ -11,9 +11,8 @@ that compares people cannot be dodged by cancelling it while losing; an admin wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bot import payloads, ratings
+from bot import ratings
+from bot.buttons import ConfirmSurrender
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert, Button, Reply
@@ -26,34 +25,6 @@ from bot.session import ChatSession, Playing
 from core import Action
 
 CONFIRM_SECONDS = 30
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-@dataclass(frozen=True)
-class Question:
-    """What a confirmation button carries besides the game and step: whose seat, and when it was asked."""
-
-    seat: int
-    asked: int  # seconds after the game started
-
-    def code(self) -> str:
-        return f"{payloads.SURRENDER}{self.seat}:{base36(self.asked)}"
-
-    @staticmethod
-    def parse(code: str) -> Question | None:
-        seat, colon, asked = code.removeprefix(payloads.SURRENDER).partition(":")
-        if not colon or not seat.isdigit() or not asked or any(c not in _DIGITS for c in asked):
-            return None
-        return Question(int(seat), int(asked, 36))
-
-
-def base36(number: int) -> str:
-    digits = ""
-    while True:
-        number, digit = divmod(number, 36)
-        digits = _DIGITS[digit] + digits
-        if not number:
-            return digits
 
 
 def cancel(ctx: Context, session: ChatSession, user: User) -> Decision:
@@ -87,8 +58,8 @@ def ask(ctx: Context, session: ChatSession, user: User, cancelling: bool = False
         return show(Reply(ctx.chat_id, message([line(_("You are not playing in this game."))])))
     if game.is_out(seat_no):
         return show(Reply(ctx.chat_id, message([line(_("You are already out of the game."))])))
-    question = Question(seat_no, max(0, int(ctx.now - header.started_at)))
-    payload = Payload(ctx.chat_id, header.game_id, game.step, question.code())
+    question = ConfirmSurrender(seat_no, max(0, int(ctx.now - header.started_at)))
+    payload = Payload(ctx.chat_id, header.game_id, game.step, question)
     if cancelling and game.settings.teams:
         text = _(
             "Other people are playing: cancelling counts as your surrender. "
@@ -116,17 +87,17 @@ def ask(ctx: Context, session: ChatSession, user: User, cancelling: bool = False
     return show(Reply(ctx.chat_id, message(lines, [[button]]), private=private, user_id=user.id))
 
 
-def confirmed(ctx: Context, session: ChatSession, user: User, payload: Payload) -> Decision:
-    """The press of a question's button: the surrender, or the reason it no longer holds."""
+def confirmed(
+    ctx: Context, session: ChatSession, user: User, payload: Payload, question: ConfirmSurrender
+) -> Decision:
+    """The press of a question's button (``question``, of ``payload``): the surrender, or the reason it no
+    longer holds."""
     header, game = session.header, session.game
     assert isinstance(header, Playing) and game is not None
     _ = ctx.tr(user.lang)._
-    question = Question.parse(payload.code)
-    asked_at = header.started_at + question.asked if question is not None else 0.0
-    if (
-        question is None
-        or payload.game_id == header.game_id
-        and (payload.step > game.step or asked_at > ctx.now + 1 or question.seat >= len(header.seats))
+    asked_at = header.started_at + question.asked
+    if payload.game_id == header.game_id and (
+        payload.step > game.step or asked_at > ctx.now + 1 or question.seat >= len(header.seats)
     ):  # never drawn by us: forged
         return show(Alert(user.id, _("That button is not valid."), show_alert=True))
     if payload.game_id != header.game_id:
@@ -142,6 +113,4 @@ def confirmed(ctx: Context, session: ChatSession, user: User, payload: Payload) 
         return show(Alert(user.id, text, show_alert=True))
     if game.is_out(seat_no):
         return show(Alert(user.id, _("You are already out of the game."), show_alert=True))
-    decision = apply_and_settle(ctx, session, header, game, seat_no, Action.parse("s"))
-    decision.effects.insert(0, Alert(user.id, ""))
-    return decision
+    return apply_and_settle(ctx, session, header, game, seat_no, Action.parse("s"))

@@ -25,6 +25,7 @@ from adapters.discord.render import ButtonSpec, layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import build_view, dm_toggle_spec
 from bot import payloads
+from bot.buttons import OpenHand
 from bot.effects import ShowHand
 from bot.lru import LRU
 
@@ -73,7 +74,7 @@ class HandRegistry:
 
 def hand_payload(hand: ShowHand) -> str:
     """The "My hand" payload of this hand's game: what the DM switch hands back to the service."""
-    return payloads.Payload(hand.chat, hand.game_id or "0", 0, payloads.HAND).encode()
+    return payloads.Payload(hand.chat, hand.game_id or "0", 0, OpenHand()).encode()
 
 
 def hand_parts(

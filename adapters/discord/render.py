@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import discord
 
-from bot import payloads
+from bot import buttons, payloads
 from bot.effects import Button, Line, Message, Span
+from core import Action
 
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
@@ -70,14 +71,14 @@ class ButtonSpec:
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
 
 
-STYLE_BY_CODE = {
-    payloads.HAND: discord.ButtonStyle.primary,
-    payloads.JOIN: discord.ButtonStyle.success,
-    payloads.START: discord.ButtonStyle.success,
-    payloads.REMATCH: discord.ButtonStyle.success,
-    payloads.CANCEL: discord.ButtonStyle.danger,
-    "t": discord.ButtonStyle.danger,  # take
-    "p": discord.ButtonStyle.primary,  # pass
+STYLE_BY_BUTTON: dict[buttons.Button, discord.ButtonStyle] = {
+    buttons.OpenHand(): discord.ButtonStyle.primary,
+    buttons.Join(): discord.ButtonStyle.success,
+    buttons.Start(): discord.ButtonStyle.success,
+    buttons.Rematch(): discord.ButtonStyle.success,
+    buttons.Cancel(): discord.ButtonStyle.danger,
+    buttons.Move(Action.parse("t")): discord.ButtonStyle.danger,  # take
+    buttons.Move(Action.parse("p")): discord.ButtonStyle.primary,  # pass
 }
 
 
@@ -86,8 +87,11 @@ def spec_for(button: Button) -> ButtonSpec:
     if button.url:
         return ButtonSpec(label, url=button.url, style=discord.ButtonStyle.link)
     parsed = payloads.parse(button.payload)
-    code = parsed.code if parsed is not None else ""
-    style = STYLE_BY_CODE.get(code) or STYLE_BY_CODE.get(code[:1], discord.ButtonStyle.secondary)
+    style = (
+        STYLE_BY_BUTTON.get(parsed.button, discord.ButtonStyle.secondary)
+        if parsed
+        else discord.ButtonStyle.secondary
+    )
     return ButtonSpec(label, payload=button.payload, style=style)
 
 

@@ -17,7 +17,7 @@ import fakeredis
 from adapters.local import CHAT_ID, PLATFORM
 from adapters.local.screen import find_button
 from adapters.local.text import message_text, payload_buttons
-from bot import payloads
+from bot import buttons, payloads
 from bot.ai_seats import choose_ai_action
 from bot.context import ServiceConfig
 from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
@@ -95,7 +95,7 @@ async def play_demo(store: RedisGameStore, options: DemoOptions, out: TextIO) ->
         out.write("\n".join(message_text(e.message) for e in effects if isinstance(e, Reply)) + "\n")
         return 2
     for user in users[1:]:
-        join = find_button(lobby, payloads.JOIN)
+        join = find_button(lobby, buttons.Join())
         assert join is not None
         effects = await service.handle(Press(PLATFORM, user, join.payload))
         refused = [e.text for e in effects if isinstance(e, Alert) and e.show_alert]
@@ -103,7 +103,7 @@ async def play_demo(store: RedisGameStore, options: DemoOptions, out: TextIO) ->
             out.write(f"{user.name}: {refused[0]}\n")
             return 2
         lobby = next((e.message for e in effects if isinstance(e, ShowTable)), lobby)
-    start = find_button(lobby, payloads.START)
+    start = find_button(lobby, buttons.Start())
     assert start is not None
     effects = await service.handle(Press(PLATFORM, host, start.payload))
     printer.show(effects)
@@ -135,12 +135,12 @@ def hand_buttons(hands: dict[str, dict[str, str]], effects: list[Effect]) -> dic
     hands = dict(hands)
     for effect in effects:
         if isinstance(effect, ShowHand):
-            buttons = {}
+            codes = {}
             for button in payload_buttons(effect.message):
                 payload = payloads.parse(button.payload)
                 if payload is not None:
-                    buttons[payload.code] = button.payload
-            hands[effect.user_id] = buttons
+                    codes[buttons.code(payload.button)] = button.payload
+            hands[effect.user_id] = codes
     return hands
 
 

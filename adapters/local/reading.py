@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import payloads
+from bot.buttons import Move
 from bot.effects import Button
 from bot.i18n import Translator
 from core import Action, Card, Kind
@@ -72,10 +73,7 @@ def button_action(button: Button) -> Action | None:
     payload = payloads.parse(button.payload)
     if payload is None:
         return None
-    try:
-        return Action.parse(payload.code)
-    except ValueError:
-        return None
+    return payload.button.action if isinstance(payload.button, Move) else None
 
 
 def waiting_for_turn(buttons: list[Button]) -> bool:

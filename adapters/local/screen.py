@@ -11,7 +11,7 @@ from typing import TextIO
 from adapters.local import CHAT_ID
 from adapters.local.reading import waiting_for_turn
 from adapters.local.text import CLEAR_SCREEN, message_text, numbered_buttons, payload_buttons
-from bot import payloads
+from bot import buttons, payloads
 from bot.effects import (
     Alert,
     Button,
@@ -71,7 +71,7 @@ class Screen:
             elif isinstance(effect, ShowHand) and effect.user_id == self.me:
                 self.hand = effect.message
             elif isinstance(effect, Notice):
-                if any(button_code(b) == payloads.REMATCH for b in payload_buttons(effect.message)):
+                if any(pressed_by(b) == buttons.Rematch() for b in payload_buttons(effect.message)):
                     self.result = effect.message
                     self.hand = None
                 self.notes.append(message_text(effect.message, self.ansi))
@@ -163,11 +163,12 @@ class Screen:
         self.out.flush()
 
 
-def button_code(button: Button) -> str:
+def pressed_by(button: Button) -> buttons.Button | None:
+    """What pressing ``button`` presses (None for a button that is not one of the service's)."""
     payload = payloads.parse(button.payload)
-    return payload.code if payload is not None else ""
+    return payload.button if payload is not None else None
 
 
-def find_button(message: Message | None, code: str) -> Button | None:
-    """The button of a lobby or result message that sends ``code`` (Add AI, Start, Rematch)."""
-    return next((b for b in payload_buttons(message) if button_code(b) == code), None)
+def find_button(message: Message | None, pressed: buttons.Button) -> Button | None:
+    """The button of a lobby or result message that presses ``pressed`` (Add AI, Start, Rematch)."""
+    return next((b for b in payload_buttons(message) if pressed_by(b) == pressed), None)

@@ -15,7 +15,7 @@ from adapters.local.lines import LineReader, Lines
 from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, Unplayable, interpret
 from adapters.local.screen import Screen, find_button
 from adapters.local.snapshot import running_game_screen
-from bot import payloads
+from bot import buttons
 from bot.commands import Place, offered_in
 from bot.effects import Alert, Effect, ShowTable
 from bot.i18n import Translator
@@ -148,13 +148,13 @@ class TerminalGame:
             return 2
         self.screen.take(effects)
         for _seat in range(options.players - 1):
-            add = find_button(self.screen.table, f"{payloads.ADD_AI}:{options.ai}")
+            add = find_button(self.screen.table, buttons.AddAi(options.ai))
             if add is None:
                 self.screen.say(_("This lobby has no Add AI button."))
                 return 1
             if failed := await self.press_and_check(add.payload):
                 return failed
-        start = find_button(self.screen.table, payloads.START)
+        start = find_button(self.screen.table, buttons.Start())
         if start is None:
             self.screen.say(_("This lobby has no Start button."))
             return 1
@@ -170,13 +170,13 @@ class TerminalGame:
         return 2 if refusals else 0
 
     async def rematch(self) -> bool:
-        button = find_button(self.screen.result, payloads.REMATCH)
+        button = find_button(self.screen.result, buttons.Rematch())
         if button is None:
             return False
         self.screen.result = None
         self.screen.closed = False
         self.screen.take(await self.press(button.payload))
-        start = find_button(self.screen.table, payloads.START)
+        start = find_button(self.screen.table, buttons.Start())
         if start is None:
             self.screen.draw()
             return False

@@ -38,6 +38,7 @@ from adapters.telegram.miniapp import MiniApp
 from adapters.telegram.pacing import Clock, Limits, MonotonicClock, Pace
 from adapters.telegram.render import URL, Rendered, render, split_long
 from bot import payloads
+from bot.buttons import OpenHand
 from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
 from bot.lru import LRU
@@ -448,7 +449,7 @@ class Delivery:
         text = html.escape(
             _("{name}, I cannot send you your cards until you open a private chat with me: tap the button.")
         ).format(name=mention)
-        payload = payloads.Payload(item.home, item.game_id, 0, payloads.HAND).encode()
+        payload = payloads.Payload(item.home, item.game_id, 0, OpenHand()).encode()
         button = (_("Show my cards"), URL, deep_link(self.bot_username, payload))
         return Rendered(text, ((button,),))
 

@@ -152,7 +152,7 @@ class Handlers:
         parsed = payloads.parse(press.payload)
         if parsed is not None:
             chat = ChatRef(PLATFORM, parsed.chat_id)
-            refused = await refused_join(self.membership.is_member, chat, user, parsed.code)
+            refused = await refused_join(self.membership.is_member, chat, user, parsed.button)
             if refused:
                 self.delivery.submit(self.alerts_to_private(refused, user))
                 return
@@ -202,7 +202,7 @@ class Handlers:
         if parsed is None or parsed.chat_id not in self.memory.migrated:
             return data
         chat = self.memory.current(parsed.chat_id)
-        return payloads.Payload(chat, parsed.game_id, parsed.step, parsed.code).encode()
+        return replace(parsed, chat_id=chat).encode()
 
     # ---- migration -----------------------------------------------------------------------------------
 

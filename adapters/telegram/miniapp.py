@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from adapters.web.links import game_ref, replay_ref
 from bot import payloads
+from bot.buttons import Replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ def payload_ref(payload: str) -> str | None:
     parsed = payloads.parse(payload)
     if parsed is None:
         return None
-    make_ref = replay_ref if parsed.code == payloads.REPLAY else game_ref  # the result's Replay button
+    make_ref = replay_ref if isinstance(parsed.button, Replay) else game_ref  # the result's Replay button
     try:
         return make_ref(parsed.chat_id, parsed.game_id)
     except ValueError:

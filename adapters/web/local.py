@@ -22,7 +22,7 @@ from adapters.local.terminal import PlayOptions
 from adapters.web.links import game_ref
 from adapters.web.server import WebFrontEnd
 from adapters.web.sessions import LocalSessions, Viewer
-from bot import payloads
+from bot import buttons
 from bot.effects import Alert, Effect, Message, ShowTable
 from bot.inputs import Command, Press, TimerDue, User
 from bot.queries import session_id
@@ -65,11 +65,11 @@ async def open_game(service: GameService, user: User, options: WebPlayOptions) -
         await command("cancel")
     table = shown_table(await command("newgame", options.words))
     for _seat in range(options.players - 1):
-        add = find_button(table, f"{payloads.ADD_AI}:{options.ai}")
+        add = find_button(table, buttons.AddAi(options.ai))
         if add is None:
             raise GameRefused("this lobby has no Add AI button")
         table = shown_table(await press(service, user, add.payload)) or table
-    start = find_button(table, payloads.START)
+    start = find_button(table, buttons.Start())
     if start is None:
         raise GameRefused("this lobby has no Start button")
     effects = await press(service, user, start.payload)

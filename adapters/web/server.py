@@ -341,7 +341,7 @@ class WebFrontEnd:
         if payload is None:
             return failed(400, tr._("That button is not valid."))
         chat = ChatRef(viewer.platform, payload.chat_id)
-        effects = await refused_join(self.is_member, chat, viewer.user, payload.code)
+        effects = await refused_join(self.is_member, chat, viewer.user, payload.button)
         effects = effects or await self.service.handle(
             Press(viewer.platform, viewer.user, payload.encode(), from_app=True)
         )

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.web.links import game_ref, replay_ref
-from bot import payloads
 from bot.archive import FinalGame
+from bot.buttons import Move, Rematch
 from bot.effects import Message
 from bot.i18n import Translator, translator
 from bot.lobby import capacity
@@ -188,7 +188,7 @@ def finished_part(
         "seats": [seat_entry(s, teams) for s in header.seats],
         "status": tr._("The game is over."),
     }
-    rematch = Payload(chat_id, header.game_id, 0, payloads.REMATCH).encode()
+    rematch = Payload(chat_id, header.game_id, 0, Rematch()).encode()
     part["buttons"] = [{"label": tr._("Rematch"), "payload": rematch}]
     if final is None or final.game.result is None:
         return part
@@ -237,7 +237,7 @@ def action_entry(action: Action, view: View, chat_id: str, game_id: str, tr: Tra
     entry: State = {
         "kind": ACTION_KINDS.get(action.kind, action.kind.value),
         "label": action_label(action, view, tr),
-        "payload": Payload(chat_id, game_id, view.step, action.code).encode(),
+        "payload": Payload(chat_id, game_id, view.step, Move(action)).encode(),
     }
     if action.card is not None:
         entry["card"] = str(action.card)

@@ -7,7 +7,7 @@ same is not edited again) and, on a platform that could only press it, shows the
 
 from __future__ import annotations
 
-from bot import payloads
+from bot.buttons import OpenHand
 from bot.effects import Button
 from bot.i18n import Translator
 from bot.payloads import Payload
@@ -15,4 +15,4 @@ from bot.payloads import Payload
 
 def open_app_button(chat_id: str, game_id: str, tr: Translator) -> Button:
     # TRANSLATORS: button under the table and the hand: opens the table drawn as cards in the Telegram app
-    return Button(tr._("Open table"), Payload(chat_id, game_id, 0, payloads.HAND).encode(), opens_app=True)
+    return Button(tr._("Open table"), Payload(chat_id, game_id, 0, OpenHand()).encode(), opens_app=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.buttons import Move
 from bot.effects import Button, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
@@ -102,7 +103,8 @@ def render_hand(
 
     def button(action: Action) -> Button:
         return Button(
-            action_label(action, view, tr), Payload(chat_id, session.game_id, view.step, action.code).encode()
+            action_label(action, view, tr),
+            Payload(chat_id, session.game_id, view.step, Move(action)).encode(),
         )
 
     # card buttons in the order the hand is shown (plain cards by rank, trumps last), covers by their target

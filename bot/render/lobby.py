@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import payloads
+from bot import buttons
 from bot.effects import Button, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
@@ -41,40 +41,40 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator, app:
     elif sum(1 for seat in lobby.seats if not seat.is_ai) < 2:
         lines.append(line(not_rated_text(tr)))
 
-    def button(label: str, code: str, opens_private: bool = False, step: int = 0) -> Button:
+    def button(label: str, pressed: buttons.Button, opens_private: bool = False, step: int = 0) -> Button:
         return Button(
-            label, Payload(chat_id, lobby.lobby_id, step, code).encode(), opens_private=opens_private
+            label, Payload(chat_id, lobby.lobby_id, step, pressed).encode(), opens_private=opens_private
         )
 
     seats_now = len(lobby.seats)  # Add and Remove AI are not idempotent: a press says how many seats it saw
     ai_row = [
-        button(_("Add AI"), f"{payloads.ADD_AI}:normal", step=seats_now),
-        button(_("easy"), f"{payloads.ADD_AI}:easy", step=seats_now),
-        button(_("hard"), f"{payloads.ADD_AI}:hard", step=seats_now),
+        button(_("Add AI"), buttons.AddAi("normal"), step=seats_now),
+        button(_("easy"), buttons.AddAi("easy"), step=seats_now),
+        button(_("hard"), buttons.AddAi("hard"), step=seats_now),
     ]
     if any(seat.is_ai for seat in lobby.seats):
-        ai_row.append(button(_("Remove AI"), payloads.REMOVE_AI, step=seats_now))
+        ai_row.append(button(_("Remove AI"), buttons.RemoveAi(), step=seats_now))
 
     removals = [
         # TRANSLATORS: a lobby button for the creator: remove a player who cannot receive their cards
-        button(_("Remove {name}").format(name=seat.name), f"{payloads.REMOVE_SEAT}:{seat_no}", step=seats_now)
+        button(_("Remove {name}").format(name=seat.name), buttons.RemoveSeat(seat_no), step=seats_now)
         for seat_no, seat in enumerate(lobby.seats)
         if seat.private_closed_at is not None
     ]
-    buttons = [
-        [button(_("Join"), payloads.JOIN, opens_private=True), button(_("Leave"), payloads.LEAVE)],
+    rows = [
+        [button(_("Join"), buttons.Join(), opens_private=True), button(_("Leave"), buttons.Leave())],
         ai_row,
         *([removals] if removals else []),
-        [button(_("Start"), payloads.START), button(_("Cancel"), payloads.CANCEL)],
+        [button(_("Start"), buttons.Start()), button(_("Cancel"), buttons.Cancel())],
     ]
     if app:
-        buttons.append([open_app_button(chat_id, lobby.lobby_id, tr)])
+        rows.append([open_app_button(chat_id, lobby.lobby_id, tr)])
     if settings.teams:
-        buttons.insert(
+        rows.insert(
             1,
-            [button(team_name(0, tr), f"{payloads.TEAM}:0"), button(team_name(1, tr), f"{payloads.TEAM}:1")],
+            [button(team_name(0, tr), buttons.PickTeam(0)), button(team_name(1, tr), buttons.PickTeam(1))],
         )
-    return message(lines, buttons)
+    return message(lines, rows)
 
 
 def not_rated_text(tr: Translator) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot import payloads
+from bot.buttons import Rematch, Replay
 from bot.effects import Button, Line, Message
 from bot.i18n import Translator
 from bot.names import shown_name
@@ -62,11 +62,11 @@ def render_result(
         lines.append(line(_("Ratings: {changes}").format(changes=shown)))
     elif unrated:
         lines.append(line(not_rated_text(tr)))
-    rematch = Button(_("Rematch"), Payload(chat_id, game_id, 0, payloads.REMATCH).encode())
+    rematch = Button(_("Rematch"), Payload(chat_id, game_id, 0, Rematch()).encode())
     if not replay:
         return message(lines, [[rematch]])
     # TRANSLATORS: button under a game's result: opens the game step by step, every hand shown
-    watch = Button(_("Replay"), Payload(chat_id, game_id, 0, payloads.REPLAY).encode(), opens_app=True)
+    watch = Button(_("Replay"), Payload(chat_id, game_id, 0, Replay()).encode(), opens_app=True)
     return message(lines, [[rematch, watch]])
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import payloads
+from bot.buttons import OpenHand
 from bot.effects import Button, Line, Message
 from bot.i18n import Translator
 from bot.payloads import Payload
@@ -155,7 +155,7 @@ def render_table(
     buttons = [
         Button(
             _("My hand"),
-            Payload(chat_id, session.game_id, view.step, payloads.HAND).encode(),
+            Payload(chat_id, session.game_id, view.step, OpenHand()).encode(),
             opens_private=True,
         )
     ]

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.decision import GAME_TTL
+from bot.effects import Effect
 from bot.inputs import User
-from bot.payloads import Payload
 from bot.session import ChatSession, Playing
 from core import Game, new_game
 from core.settings import Settings
@@ -51,14 +51,15 @@ async def game_now(harness: Harness) -> Game:
     return game
 
 
-async def press_move(harness: Harness, user: User, code: str, drawn_at: int | None = None) -> None:
-    """``user`` presses the button of ``code`` on a hand drawn at step ``drawn_at`` (default: now)."""
+async def press_move(harness: Harness, user: User, code: str, drawn_at: int | None = None) -> list[Effect]:
+    """``user`` presses the button of ``code`` on a hand drawn at step ``drawn_at`` (default: now); what the
+    service answered."""
     record = await harness.store.load(ChatRef(harness.platform, harness.chat))
     assert record.state is not None
     header = ChatSession.decode(record.state).header
     assert isinstance(header, Playing)
     step = (await game_now(harness)).step if drawn_at is None else drawn_at
-    await harness.press(user, Payload(harness.chat, header.game_id, step, code).encode())
+    return await harness.press(user, f"{harness.chat}|{header.game_id}|{step}|{code}")  # forged codes too
 
 
 async def first_moves_to_the_end(harness: Harness, players: Sequence[User]) -> None:

@@ -27,7 +27,7 @@ IDS = {keys.TELEGRAM, keys.DISCORD}  # LOCAL is also the name of the terminal's 
 # the adapters, `queries` and `archive` came; the list shrinks as the rest of the issue lands.
 ADAPTER_MODULES = {
     # the service and what goes in and out of it
-    "bot.service", "bot.inputs", "bot.effects", "bot.payloads", "bot.adapter", "bot.timers",
+    "bot.service", "bot.inputs", "bot.effects", "bot.payloads", "bot.buttons", "bot.adapter", "bot.timers",
     "bot.queries", "bot.archive", "bot.session", "bot.config", "bot.i18n", "bot.commands",
     # what a platform needs besides: delivered marks, metrics and logs, caches, rate limits
     "bot.outbox", "bot.metrics", "bot.logs", "bot.lru", "bot.ratelimit",

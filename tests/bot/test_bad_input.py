@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, interpret
+from bot.buttons import named
 from bot.commands import COMMANDS as TABLE
 from bot.effects import Alert, Button, Effect, Reply
 from bot.i18n import translator
@@ -79,7 +80,7 @@ def test_a_refusal_quotes_at_most_a_short_part_of_a_long_word() -> None:
 
 
 def test_a_superscript_or_huge_move_number_in_the_terminal_gets_the_usage_line() -> None:
-    moves = [Button("9♥", Payload("terminal", "g1", 4, "a:9H").encode())]
+    moves = [Button("9♥", Payload("terminal", "g1", 4, named("a:9H")).encode())]
     for typed in ("²", "٣", "9" * 5000):
         meaning = interpret(typed, moves, translator("en"))
         assert isinstance(meaning, Problem), typed
@@ -180,8 +181,8 @@ def test_rule_words_build_settings_or_a_refusal_the_reader_can_read(words: str) 
 @given(st.one_of(st.text(max_size=40), st.text(alphabet="0123456789²٣/ tpqh?♥♠SHDC", max_size=8)))
 def test_any_typed_line_means_a_button_a_command_or_a_reason(typed: str) -> None:
     moves = [
-        Button("9♥", Payload("terminal", "g1", 4, "a:9H").encode()),
-        Button("Take", Payload("terminal", "g1", 4, "t").encode()),
+        Button("9♥", Payload("terminal", "g1", 4, named("a:9H")).encode()),
+        Button("Take", Payload("terminal", "g1", 4, named("t")).encode()),
     ]
     for buttons in (moves, []):
         meaning = interpret(typed, buttons, RU)

@@ -21,7 +21,6 @@ from pathlib import Path
 import fakeredis
 import pytest
 
-from bot import payloads
 from bot.effects import Alert, Button, Effect, Message, Notice, Reply, ShowHand, ShowTable
 from bot.inputs import User
 from storage.store import RedisGameStore
@@ -165,9 +164,9 @@ async def record_game(store: RedisGameStore, spec: GameSpec, lang: str) -> Recor
         await rec.command(creator, "settings", f"lang={lang}", is_admin=True)
     await rec.command(creator, "newgame", spec.words)
     for user in users[1:]:
-        join = next(b for b in flat(harness.screen.table) if code_of(b) == payloads.JOIN)
+        join = next(b for b in flat(harness.screen.table) if code_of(b) == "J")
         await rec.press(user, join)
-    start = next(b for b in flat(harness.screen.table) if code_of(b) == payloads.START)
+    start = next(b for b in flat(harness.screen.table) if code_of(b) == "S")
     await rec.press(creator, start)
 
     rng = random.Random(spec.seed)
@@ -181,7 +180,7 @@ async def record_game(store: RedisGameStore, spec: GameSpec, lang: str) -> Recor
         if press_no == spec.stale_at and previous is not None:
             await rec.press(*previous)
         if press_no == spec.hand_at:
-            my_hand = next(b for b in flat(harness.screen.table) if code_of(b) == payloads.HAND)
+            my_hand = next(b for b in flat(harness.screen.table) if code_of(b) == "H")
             await rec.press(users[-1], my_hand)
         options = [(u, b) for u in users for b in flat(harness.screen.hands.get(u.id))]
         assert options, "nobody has a button to press, but the game is not over"

@@ -20,7 +20,6 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract, extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot import payloads
 from bot.effects import Button
 from bot.i18n import LOCALE_DIR, normalise_language, translator
 from bot.inputs import User
@@ -270,8 +269,8 @@ def button_with_code(harness: Harness, code: str) -> Button:
 
 async def start_two_player_game(harness: Harness, creator: User, joiner: User) -> None:
     await harness.command(creator, "newgame")
-    await harness.press(joiner, button_with_code(harness, payloads.JOIN).payload)
-    await harness.press(creator, button_with_code(harness, payloads.START).payload)
+    await harness.press(joiner, button_with_code(harness, "J").payload)
+    await harness.press(creator, button_with_code(harness, "S").payload)
     assert harness.screen.hands.keys() == {creator.id, joiner.id}
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot import payloads
 from bot.effects import Message
 from bot.i18n import translator
 from bot.inputs import User
@@ -45,7 +44,7 @@ async def test_a_seat_that_cannot_receive_is_marked_and_holds_the_start_back(
     assert f"Clara · {mark}" in plain(harness.screen.table)
     asked = harness.screen.replies[-1]
     assert "Clara" in asked.plain_text and any(b.opens_private for b in buttons(asked))
-    start = next(b for b in buttons(harness.screen.table) if b.payload.endswith(f"|{payloads.START}"))
+    start = next(b for b in buttons(harness.screen.table) if b.payload.endswith("|S"))
     await harness.press(ann, start.payload)
     assert waiting in harness.screen.alerts[-1].text and harness.screen.alerts[-1].show_alert
     assert remove in [b.label for b in buttons(harness.screen.table)]

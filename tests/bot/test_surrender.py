@@ -3,11 +3,13 @@ confirms, and the players still in are placed by the cards they hold and scored 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.effects import Effect, Reply
 from bot.inputs import User
-from bot.payloads import Payload, parse
+from bot.payloads import parse
 from storage.keys import ChatRef
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness, buttons
@@ -171,7 +173,7 @@ async def test_a_confirmation_for_a_step_never_drawn_is_refused(harness: Harness
     asked = question(await harness.command(ANN, "leave"))
     forged = parse(buttons(asked.message)[0].payload)
     assert forged is not None
-    from_the_future = Payload(forged.chat_id, forged.game_id, forged.step + 5, forged.code)
+    from_the_future = replace(forged, step=forged.step + 5)
     await harness.press(ANN, from_the_future.encode())
     assert harness.screen.alerts[-1].text == "That button is not valid."
     assert not harness.screen.notices

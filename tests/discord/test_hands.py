@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import time
 
+from bot.buttons import OpenHand
 from bot.effects import Button, ShowHand
-from bot.payloads import HAND, Payload
+from bot.payloads import Payload
 from bot.render.text import bold, line, message
 from bot.session import Playing
 from tests.discord.table import Table, buttons_of, custom_id_of, labels_of, text_of
@@ -116,7 +117,7 @@ async def test_a_card_chosen_from_a_select_menu_reaches_the_service_and_edits_th
     session = await table.session()
     assert session is not None and isinstance(session.header, Playing)
     moves = [
-        Button(f"card {n}", Payload(table.channel, session.header.game_id, n, HAND).encode())
+        Button(f"card {n}", Payload(table.channel, session.header.game_id, n, OpenHand()).encode())
         for n in range(30)
     ]
     crowded = message(

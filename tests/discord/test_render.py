@@ -6,6 +6,7 @@ import pytest
 
 from adapters.discord.render import SelectSpec, layout, to_embed
 from adapters.discord.views import DirectMessageToggle, ServiceButton, build_view
+from bot.buttons import named
 from bot.effects import Button, Message, Span
 from bot.payloads import Payload
 from bot.render.text import bold, line, message
@@ -14,7 +15,7 @@ CHANNEL = "1234567890123456789"  # a Discord snowflake: 19 digits
 
 
 def buttons(n: int, per_row: int) -> tuple[tuple[Button, ...], ...]:
-    made = [Button(f"b{i}", Payload(CHANNEL, "g1", i, "a:6S").encode()) for i in range(n)]
+    made = [Button(f"b{i}", Payload(CHANNEL, "g1", i, named("a:6S")).encode()) for i in range(n)]
     return tuple(tuple(made[i : i + per_row]) for i in range(0, n, per_row))
 
 
@@ -32,14 +33,14 @@ def test_a_mono_span_cannot_break_out_of_its_code_span() -> None:
 def test_long_rows_are_split_into_fives_and_too_many_rows_are_packed_keeping_the_last_row() -> None:
     rows = layout(Message(lines=(), buttons=buttons(7, 7)))
     assert [len(r) for r in rows if isinstance(r, list)] == [5, 2]
-    take = (Button("Take", Payload(CHANNEL, "g1", 1, "t").encode()),)
+    take = (Button("Take", Payload(CHANNEL, "g1", 1, named("t")).encode()),)
     rows = layout(Message(lines=(), buttons=(*buttons(18, 4), take)))
     assert [[b.label for b in r] for r in rows if isinstance(r, list)][-1] == ["Take"]
     assert [len(r) for r in rows if isinstance(r, list)] == [5, 5, 5, 3, 1]
 
 
 def test_more_cards_than_buttons_allow_become_select_menus_with_every_move() -> None:
-    take = (Button("Take", Payload(CHANNEL, "g1", 1, "t").encode()),)
+    take = (Button("Take", Payload(CHANNEL, "g1", 1, named("t")).encode()),)
     many = Message(lines=(), buttons=(*buttons(28, 4), take))
     rows = layout(many, placeholder="Play a card…")
     first, second, last = rows
@@ -66,7 +67,7 @@ def test_the_adapters_extra_button_is_dropped_first_when_there_is_no_room() -> N
 
 
 def test_custom_ids_carry_the_payload_and_never_exceed_100_characters() -> None:
-    longest = Payload("-" + "9" * 23, "z" * 12, 999999, "c:5:TS").encode()
+    longest = Payload("-" + "9" * 23, "z" * 12, 999999, named("c:5:TS")).encode()
     view = build_view(layout(Message(lines=(), buttons=((Button("x", longest),),))))
     assert view is not None
     (item,) = view.children

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.buttons import Move
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import Press, User
 from bot.payloads import Payload
@@ -26,7 +27,7 @@ async def decided_move(table: Table) -> list[Effect]:
     assert game.to_act is not None
     seat = header.seats[game.to_act]
     action = game.legal_actions(game.to_act)[0]
-    payload = Payload(table.channel, header.game_id, game.step, action.code).encode()
+    payload = Payload(table.channel, header.game_id, game.step, Move(action)).encode()
     effects = await table.client.flow.service.handle(Press("dc", User(seat.user_id, seat.name), payload))
     assert any(isinstance(e, ShowTable) for e in effects), f"{seat.name}'s move was refused: {effects}"
     return effects

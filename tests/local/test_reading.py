@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, Unplayable, interpret
 from adapters.local.text import BOLD, message_text, numbered_buttons
+from bot.buttons import named
 from bot.effects import Button
 from bot.i18n import translator
 from bot.payloads import Payload
@@ -14,7 +15,7 @@ TR = translator("en")
 
 
 def button(label: str, code: str) -> Button:
-    return Button(label, Payload("terminal", "g1", 4, code).encode())
+    return Button(label, Payload("terminal", "g1", 4, named(code)).encode())
 
 
 ATTACKS = [button("9♥", "a:9H"), button("9♠", "a:9S"), button("10♣", "a:TC")]

@@ -14,7 +14,7 @@ import fakeredis
 from adapters.local.demo import DemoOptions, play_demo
 from adapters.local.replay import print_replay
 from adapters.local.screen import find_button
-from bot import payloads
+from bot.buttons import AddAi, Start
 from bot.context import ServiceConfig
 from bot.effects import Effect, Notice, ShowTable
 from bot.inputs import Command, Press, TimerDue, User
@@ -29,11 +29,11 @@ async def open_untouched_games(service: GameService, chats: list[str]) -> None:
         user = User(f"u{chat}", f"Player {chat}")
         effects = await service.handle(Command("tg", chat, user, "newgame", "timer=15 deck=24"))
         lobby = next(e.message for e in effects if isinstance(e, ShowTable))
-        add = find_button(lobby, f"{payloads.ADD_AI}:easy")
+        add = find_button(lobby, AddAi("easy"))
         assert add is not None
         effects = await service.handle(Press("tg", user, add.payload))
         lobby = next(e.message for e in effects if isinstance(e, ShowTable))
-        start = find_button(lobby, payloads.START)
+        start = find_button(lobby, Start())
         assert start is not None
         await service.handle(Press("tg", user, start.payload))
 

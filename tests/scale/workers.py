@@ -11,7 +11,6 @@ import multiprocessing as mp
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
-from bot import payloads
 from bot.context import ServiceConfig
 from bot.effects import Effect, ShowTable
 from bot.inputs import Command, Press, TimerDue, User
@@ -67,7 +66,7 @@ async def open_games(service: GameService, chats: list[str], ai_seats: int = 2) 
     for chat_id in chats:
         person = User(f"p{chat_id}", f"P{chat_id}")
         effects = await service.handle(Command("tg", chat_id, person, "newgame", "", chat_title="Fault"))
-        for code in [f"{payloads.ADD_AI}:easy"] * ai_seats + [payloads.START]:
+        for code in ["A:easy"] * ai_seats + ["S"]:
             table = next(e for e in effects if isinstance(e, ShowTable)).message
             payload = next(b.payload for row in table.buttons for b in row if b.payload.endswith(f"|{code}"))
             effects = await service.handle(Press("tg", person, payload))  # as the lobby's button says

@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection
 
 from adapters.telegram.miniapp import MiniApp
 from bot.app_screens import resume_on_close
+from bot.buttons import Move
 from bot.context import ServiceConfig
 from bot.i18n import translator
 from bot.inputs import Press, User
@@ -96,7 +97,7 @@ async def app_move(world: World, group: FakeChat, people: list[FakeUser]) -> boo
     assert seat is not None
     action = world.rng.choice(game.legal_actions(seat))
     person = people[seat]
-    payload = Payload(str(group.id), session.header.game_id, game.step, action.code).encode()
+    payload = Payload(str(group.id), session.header.game_id, game.step, Move(action)).encode()
     effects = await world.service.handle(Press("tg", User(str(person.id), person.first_name), payload))
     world.bot.delivery.submit(effects)
     await world.settle()

@@ -147,7 +147,9 @@ async def test_the_join_link_of_a_forwarded_lobby_message_seats_nobody_outside_t
     assert any(REFUSED in text for text in said), said  # told why, in their private chat
 
 
-async def test_the_join_link_asks_telegram_only_about_people_it_has_not_seen_in_the_group(world: World) -> None:
+async def test_the_join_link_asks_telegram_only_about_people_it_has_not_seen_in_the_group(
+    world: World,
+) -> None:
     ann, bob, cat = world.person("Ann"), world.person("Bob"), world.person("Cat")
     group = world.fake.add_group("Durak club", [ann, bob, cat], owner=ann)
     await world.say(group, bob, "count me in")  # Bob writes in the group: he is in it

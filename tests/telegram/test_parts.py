@@ -11,6 +11,7 @@ from adapters.telegram.deeplink import START_PARAMETER_RE, decode_start, encode_
 from adapters.telegram.items import HAND, TABLE, Item, items_for, merged
 from adapters.telegram.pacing import Limits
 from adapters.telegram.render import CALLBACK, URL, render, split_long
+from bot.buttons import named
 from bot.effects import Button, Message, Notice, Reply, ShowHand, ShowTable, Span
 from bot.payloads import Payload, parse
 from bot.render.text import line, message
@@ -28,7 +29,7 @@ def test_any_payload_survives_the_deep_link_round_trip(payload: str) -> None:
 
 
 def test_the_longest_telegram_payload_fits_a_start_parameter() -> None:
-    payload = Payload("-1009999999999999", "zzzzzzzzzzzz", 999999, "c:5:TH").encode()
+    payload = Payload("-1009999999999999", "zzzzzzzzzzzz", 999999, named("c:5:TH")).encode()
     assert len(encode_start(payload)) <= 64
     assert parse(decode_start(encode_start(payload)) or "") == parse(payload)
 

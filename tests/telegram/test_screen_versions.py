@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.buttons import Move
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import Press, User
 from bot.payloads import Payload
@@ -25,7 +26,7 @@ async def decided_move(world: World, group: FakeChat, people: list[FakeUser]) ->
     assert game.to_act is not None
     seat = header.seats[game.to_act]
     action = game.legal_actions(game.to_act)[0]
-    payload = Payload(str(group.id), header.game_id, game.step, action.code).encode()
+    payload = Payload(str(group.id), header.game_id, game.step, Move(action)).encode()
     effects = await world.service.handle(Press("tg", User(seat.user_id, seat.name), payload))
     assert any(isinstance(e, ShowTable) for e in effects), f"{seat.name}'s move was refused: {effects}"
     return effects

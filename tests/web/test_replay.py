@@ -22,6 +22,7 @@ from adapters.web.links import game_ref, parse_ref, parse_replay_ref, replay_ref
 from adapters.web.local import WebPlayOptions, nothing_to_deliver, open_game
 from adapters.web.server import WebFrontEnd
 from adapters.web.sessions import LocalSessions, Viewer
+from bot.buttons import named
 from bot.context import ServiceConfig
 from bot.effects import Message, Notice
 from bot.inputs import User
@@ -200,7 +201,7 @@ def test_a_replay_ref_names_the_game_and_is_never_a_game_ref() -> None:
     assert ref == "-100123_k3x9-replay" and len(ref) <= 64
     assert parse_replay_ref(ref) == parse_ref(game_ref("-100123", "k3x9"))
     assert parse_ref(ref) is None and parse_replay_ref(game_ref("-100123", "k3x9")) is None
-    assert Payload("-100123", "k3x9", 0, "V").encode()  # the Replay button's payload fits
+    assert Payload("-100123", "k3x9", 0, named("V")).encode()  # the Replay button's payload fits
 
 
 async def test_the_page_address_with_a_replay_ref_serves_the_replay_page(

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.buttons import named
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import Input
 from bot.payloads import Payload
@@ -108,7 +109,7 @@ async def test_an_illegal_press_is_refused_with_the_rules_reason(harness: Harnes
         bob = await state_of(client, BOB, ref)
         assert [a["kind"] for a in bob["actions"]] == ["take"]  # hearts cannot beat a spade, trumps are ♦
         game_id = ref.rpartition("_")[2]
-        forged = Payload(harness.chat, game_id, bob["step"], "c:0:7H").encode()
+        forged = Payload(harness.chat, game_id, bob["step"], named("c:0:7H")).encode()
         refused = await press(client, BOB, forged)
     assert not refused["ok"] and refused["reason"]
     assert "7♥" in refused["reason"] or "6♠" in refused["reason"]
