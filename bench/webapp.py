@@ -291,7 +291,7 @@ LAG_SLEEP = 0.005  # the server's loop-lag probe: how late a 5 ms sleep wakes
 
 
 def flood_games(count: int, seed: int, actions: int = 182) -> list[str]:
-    """``count`` archived 4-player games of ~``actions`` actions (random legal moves), as `bot.play.archive`
+    """``count`` archived 4-player games of ~``actions`` actions (random legal moves), as `bot.archive.archive`
     writes them."""
     from core import Settings, new_game
 

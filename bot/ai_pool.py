@@ -32,8 +32,8 @@ from bot.ai_seats import FALLBACK_LEVEL, OFF_LOOP, AiAnswers, AiKey, Ranking, ch
 from bot.ai_work import HINT, AiJob, AiResult, start_worker, work, worker_ready
 from bot.config import default_ai_workers
 from bot.context import Context
-from bot.play import seat_of
 from bot.ratelimit import PressLimiter
+from bot.seats import seat_of
 from bot.session import ChatSession, Playing
 from core import Action, Game
 

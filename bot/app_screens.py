@@ -27,7 +27,8 @@ from bot.decision import Decision, show
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import TimerDue
 from bot.outbox import fingerprint, hand_shown, table_behind
-from bot.play import current_hand, current_table, seat_of
+from bot.screens import current_hand, current_table
+from bot.seats import seat_of
 from bot.session import ChatSession, Finished, Playing
 from storage.keys import ChatRef
 

@@ -1,4 +1,5 @@
-"""Reading an archived game: the record `bot.play.archive` writes when a game ends, replayed by the engine.
+"""An archived game: the record written when a game ends (`archive`, saved by `bot.finish`), and that record
+read back and replayed by the engine, the writer beside its reader so the two agree on the format.
 
 A game's archive (kept 30 days, `storage.store.ARCHIVE_TTL`) holds its settings, seats, seed or deck and log;
 the game is dealt again from them and each logged action applied by `Game.apply`, so nothing here knows a
@@ -12,14 +13,46 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bot.context import Context
 from bot.effects import Message
 from bot.events import events_of_step, remember
 from bot.i18n import Translator
-from bot.play import points_for
 from bot.render.summary import render_result
-from bot.session import Event, Seat
+from bot.scoring import points_for
+from bot.session import Event, Playing, Seat
 from core import Action, Card, Game, Settings, new_game
+from core.cards import CARDS
 from storage.keys import ChatRef
+
+
+def archive(ctx: Context, header: Playing, game: Game) -> str:
+    """Enough to replay the game: settings, players, seed or deck, dealer, last durak and the log."""
+    assert game.result is not None
+    data = {
+        "game_id": header.game_id,
+        "chat": str(ctx.chat),
+        "chat_title": header.chat_title,
+        "words": game.settings.to_words(),
+        "players": list(game.players),
+        "seats": [{"user_id": s.user_id, "ai": s.ai} for s in header.seats],
+        "seed": game.seed,
+        "deck": None if game.seed is not None else [str(c) for c in game_deck(game)],
+        "dealer": game.dealer,
+        "last_durak": game.last_durak,
+        "log": [[seat, code] for seat, code in game.log],
+        "result": {
+            "durak": game.result.durak,
+            "draw": game.result.draw,
+            "order_out": list(game.result.order_out),
+        },
+        "started_at": header.started_at,
+        "finished_at": ctx.now,
+    }
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def game_deck(game: Game) -> list[object]:
+    return [CARDS[c] for c in game.deck_order]
 
 
 class ArchiveError(ValueError):

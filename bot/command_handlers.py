@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from bot import buttons, metrics, play, repair, surrender
+from bot import buttons, metrics, repair, surrender
 from bot import lobby as lobby_logic
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply
+from bot.hint import hint_for
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command
 from bot.render.personal import render_me
@@ -166,7 +167,7 @@ async def hint(service: GameService, command: Command) -> list[Effect]:
         prepare = service.ai.for_hint(user.id)
 
     def decide(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
-        return play.hint_for(ctx, session, command.user, command.private)
+        return hint_for(ctx, session, command.user, command.private)
 
     return await service.decide_command(command, decide, prepare=prepare)
 

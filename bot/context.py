@@ -1,6 +1,6 @@
 """What a decision may depend on besides the record: the chat, the clock reading, new ids and seeds.
 
-Passing these in keeps `bot.lobby` and `bot.play` pure and lets tests and golden transcripts fix them.
+Passing these in keeps `bot.lobby` and `bot.moves` pure and lets tests and golden transcripts fix them.
 """
 
 from __future__ import annotations

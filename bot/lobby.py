@@ -13,11 +13,12 @@ from bot.decision import LOBBY_TTL, Decision, show
 from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
 from bot.i18n import Translator
 from bot.inputs import User
+from bot.moves import start_game
 from bot.names import shown_name
-from bot.play import seat_of, start_game
 from bot.render.lobby import render_lobby
 from bot.render.rules import settings_problem
 from bot.render.text import line, message
+from bot.seats import seat_of
 from bot.session import ChatSession, Finished, Lobby, Playing, Seat
 from core import Settings, SettingsError
 

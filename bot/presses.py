@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot import buttons, lobby, play, surrender
+from bot import buttons, lobby, moves, surrender
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert
@@ -35,7 +35,7 @@ def _decided(ctx: Context, session: ChatSession | None, user: User, payload: Pay
     if isinstance(header, Playing) and session is not None:
         if isinstance(button, buttons.ConfirmSurrender):
             return surrender.confirmed(ctx, session, user, payload, button)
-        return play.on_game_press(ctx, session, user, payload)
+        return moves.on_game_press(ctx, session, user, payload)
     if (
         isinstance(header, Finished)
         and isinstance(button, buttons.Rematch)

@@ -3,7 +3,7 @@
 Telegram cannot write first to someone who never opened the bot's private chat; the adapter learns it from a
 refused message and learns the opposite when they open that chat. The fact is kept on the seat, so the
 lobby marks the seat and Start waits for it, and a running game holds that person's clock, for at most
-`CLOSED_PAUSE` seconds, rather than time them out before they saw a card. Pure: see `Decision`.
+`bot.clock.CLOSED_PAUSE` seconds, rather than time them out before they saw a card. Pure: see `Decision`.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.buttons import Join
+from bot.clock import CLOSED_PAUSE, next_deadline
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
 from bot.effects import Button, Reply
 from bot.i18n import translator
 from bot.inputs import User
+from bot.lobby import lobby_saved
 from bot.payloads import Payload
 from bot.render.text import line, message
 from bot.session import ChatSession, Lobby, Playing, Seat
-
-CLOSED_PAUSE = 120.0  # seconds a turn waits at most for a hand that cannot be delivered
 
 
 def private_chat(ctx: Context, session: ChatSession | None, user_id: str, is_open: bool) -> Decision:
@@ -32,9 +32,6 @@ def private_chat(ctx: Context, session: ChatSession | None, user_id: str, is_ope
     seat_no = next((n for n, s in enumerate(header.seats) if s.user_id == user_id and not s.is_ai), None)
     if seat_no is None or (header.seats[seat_no].private_closed_at is None) == is_open:
         return show()
-    from bot.lobby import lobby_saved  # both import `bot.play`, which asks `closed_pause`
-    from bot.play import next_deadline
-
     seats = list(header.seats)
     seats[seat_no] = seats[seat_no].model_copy(update={"private_closed_at": None if is_open else ctx.now})
     if isinstance(header, Lobby):
@@ -83,13 +80,6 @@ def opened_first(
         return opened
 
     return decide
-
-
-def closed_pause(ctx: Context, seat: Seat) -> float:
-    """How much longer a new turn of ``seat`` waits because their hand cannot be delivered."""
-    if seat.private_closed_at is None:
-        return 0.0
-    return max(0.0, seat.private_closed_at + CLOSED_PAUSE - ctx.now)
 
 
 def open_me(ctx: Context, lobby: Lobby, seat: Seat) -> Reply:

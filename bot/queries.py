@@ -18,9 +18,9 @@ from typing import Protocol
 from bot.archive import Archived, ArchiveError, FinalGame, final_position
 from bot.i18n import translator
 from bot.lru import LRU
-from bot.play import seat_of
 from bot.render.refusal import refusal_text
 from bot.repair import Unreadable
+from bot.seats import seat_of
 from bot.session import ChatSession, Finished, Lobby, Playing
 from core import Card
 from core.reasons import why_card_unplayable

@@ -2,7 +2,7 @@
 
 This is the write side, the only place that saves a chat's game; its read side, `service.queries`
 (`bot.queries`), answers what adapters ask of the stored games between inputs. Deciding is pure (`bot.lobby`,
-`bot.play`); a save is a compare-and-set on the chat's version, so two processes or a double tap can never
+`bot.moves`); a save is a compare-and-set on the chat's version, so two processes or a double tap can never
 apply one move twice: the loser reloads, and a move that is no longer legal is refused with an alert.
 """
 
@@ -21,8 +21,8 @@ from bot import (
     buttons,
     command_handlers,
     metrics,
+    moves,
     payloads,
-    play,
     private_chat,
     recovery,
     repair,
@@ -235,7 +235,7 @@ class GameService:
                 or not isinstance(session.header, Playing)
             ):
                 return show()  # the game moved on since the timer was set
-            return play.on_timer(ctx, session)
+            return moves.on_timer(ctx, session)
 
         prepare = self.ai.for_timer(due.version) if self.ai is not None else None
         return await self._decide(chat, decide, "timer", from_memory=True, prepare=prepare)

@@ -128,7 +128,7 @@ class ChatSession:
     header: Header
     game: Game | None = None
     # Not stored: each person's hand message as drawn for this very header and game, by (seat, language).
-    # `bot.play.screen_changes` fills it, and reads it back when this session is the "before" of the next
+    # `bot.screens.screen_changes` fills it, and reads it back when this session is the "before" of the next
     # input in the same process (see `bot.service.RecentStates`), instead of drawing every old hand again.
     _hands: dict[tuple[int, str], Any] = field(default_factory=dict, compare=False, repr=False)
 

@@ -18,9 +18,10 @@ from bot.decision import Decision, show
 from bot.effects import Alert, Button, Reply
 from bot.inputs import User
 from bot.lobby import game_cancelled
+from bot.moves import apply_and_settle
 from bot.payloads import Payload
-from bot.play import apply_and_settle, seat_of
 from bot.render.text import bold, line, message
+from bot.seats import seat_of
 from bot.session import ChatSession, Playing
 from core import Action
 

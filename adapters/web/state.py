@@ -14,21 +14,20 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.web.links import game_ref, replay_ref
-from bot.archive import FinalGame
+from bot.archive import FinalGame, result_message
 from bot.buttons import Move, Rematch
 from bot.effects import Message
 from bot.i18n import Translator, translator
 from bot.lobby import capacity
 from bot.payloads import Payload
-from bot.play import points_for, seat_of
 from bot.queries import session_id
 from bot.render.clock import turn_length
 from bot.render.hand import action_label, prompt
 from bot.render.hand_status import own_result
 from bot.render.lobby import render_lobby, seat_label
 from bot.render.rules import rule_lines, rules_in_short
-from bot.render.summary import render_result
 from bot.render.table import describe_event, waiting_for
+from bot.seats import seat_of
 from bot.session import ChatSession, Event, Finished, Lobby, Playing, Seat
 from core import Action, Game, Kind, Settings, View
 from core.view import build_view
@@ -196,8 +195,8 @@ def finished_part(
     part.update(game_part(chat_id, header.game_id, header.seats, game, build_view(game, seat), tr))
     part["status"] = tr._("The game is over.")
     part["events"] = event_lines(final.events, header.seats, tr)
-    points = points_for(result, game.settings.scoring, len(header.seats), teams)
-    message = render_result(result, header.seats, points, chat_id, header.game_id, tr)
+    message = result_message(game, header.seats, chat_id, header.game_id, tr)
+    assert message is not None  # the game has a result
     part["result"] = {
         "lines": plain_lines(message),
         "you": own_result(result, seat, tr) if seat is not None else "",

@@ -36,11 +36,10 @@ ADAPTER_MODULES = {
     "bot.membership", "bot.private_chat", "bot.app_screens",
     # the renderers the web page and the terminal draw with, so they say what the chats say
     "bot.render.text", "bot.render.table", "bot.render.hand", "bot.render.hand_layout",
-    "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.summary",
-    "bot.render.clock", "bot.events",
-    # still reached into (issue 32): seat_of and points_for (web state), capacity (web lobby), and the
-    # demo's own service (ServiceConfig, the AI that picks its moves)
-    "bot.play", "bot.lobby", "bot.context", "bot.ai_seats",
+    "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.clock", "bot.events",
+    # still reached into (issue 32): seat_of (web state), capacity (web lobby), and the demo's own service
+    # (ServiceConfig, the AI that picks its moves)
+    "bot.seats", "bot.lobby", "bot.context", "bot.ai_seats",
 }  # fmt: skip
 
 

@@ -1,0 +1,156 @@
+"""What each audience is shown after a change: the table for the chat, each person's hand, and whether the
+turn is announced. The stored game draws them alike whoever asks (a move, the clock, a stale press, the
+web app, a recovery), so they are drawn in one place, apart from the decisions that change the game."""
+
+from __future__ import annotations
+
+from bot.context import Context
+from bot.effects import Effect, Message, ShowHand, ShowTable
+from bot.i18n import Translator
+from bot.render.hand import render_hand
+from bot.render.table import render_table
+from bot.render.text import SUIT_SYMBOL, bold, line, message
+from bot.session import ChatSession, Playing
+from core import Game, Phase
+
+
+def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
+    """The table as the stored game draws it now, in the chat's language."""
+    message = render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang), ctx.opens_app)
+    return ShowTable(ctx.chat_id, message, header.game_id, turn_user=turn_user(header, game))
+
+
+def current_hand(ctx: Context, header: Playing, game: Game, seat_no: int) -> ShowHand:
+    """A person's hand as the stored game draws it now, in their language (as `screen_changes` draws it)."""
+    seat = header.seats[seat_no]
+    message = hand_message(ctx, header, game, seat_no, ctx.tr(seat.lang))
+    return ShowHand(ctx.chat_id, seat.user_id, message, header.game_id)
+
+
+def hand_message(ctx: Context, header: Playing, game: Game, seat_no: int, tr: Translator) -> Message:
+    """Seat ``seat_no``'s hand as the chat draws it now: its clock, layout and app button."""
+    return render_hand(
+        header,
+        game.view(seat_no),
+        ctx.chat_id,
+        tr,
+        clock_drawn_at(header, game),
+        ctx.hand_layout,
+        ctx.opens_app,
+    )
+
+
+def clock_drawn_at(header: Playing, game: Game) -> float | None:
+    """The moment the acting hand's time left is drawn for: the turn's start, or its last refresh; never the
+    moment of drawing, so a hand drawn again (a catch-up, "My hand") is the one delivered (`bot.outbox`)."""
+    if header.turn_deadline is None:
+        return None
+    left = header.clock_left if header.clock_left is not None else game.settings.timer
+    return header.turn_deadline - left
+
+
+def screen_changes(
+    ctx: Context,
+    before: ChatSession | None,
+    header: Playing,
+    game: Game,
+    drawn: dict[tuple[int, str], Message] | None = None,
+) -> list[Effect]:
+    """The table always; a hand only when what that person sees has changed.
+
+    Each new hand is put in ``drawn`` (by seat and language) when given; the old hands are taken from
+    ``before``'s own such record when it has one (a session this process saved), else drawn again."""
+    announce = turn_announced(ctx, before, header, game)
+    effects: list[Effect] = [
+        ShowTable(
+            ctx.chat_id,
+            render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang), ctx.opens_app),
+            header.game_id,
+            turn_user=turn_user(header, game),
+            announce=announce,
+        )
+    ]
+    old_game = before.game if before is not None else None
+    old_header = before.header if before is not None else None
+    same_game = (
+        isinstance(old_header, Playing) and old_header.game_id == header.game_id and old_game is not None
+    )
+    old_drawn = before._hands if same_game and before is not None else {}
+    for seat_no, seat in enumerate(header.seats):
+        if seat.is_ai:
+            continue
+        tr = ctx.tr(seat.lang)
+        kept = old_drawn.get((seat_no, tr.lang))
+        quiet = quiet_hand(game, seat_no) if kept is not None and old_game is not None else None
+        if (
+            kept is not None
+            and quiet is not None
+            and old_game is not None
+            and quiet == quiet_hand(old_game, seat_no)
+        ):
+            if drawn is not None:  # a hand without buttons showing the same cards: nothing to draw or send
+                drawn[(seat_no, tr.lang)] = kept
+            continue
+        new = hand_message(ctx, header, game, seat_no, tr)
+        if drawn is not None:
+            drawn[(seat_no, tr.lang)] = new
+        if same_game:
+            assert isinstance(old_header, Playing) and old_game is not None
+            old = old_drawn.get((seat_no, tr.lang))
+            if old is None:
+                old = hand_message(ctx, old_header, old_game, seat_no, tr)
+            if old == new:
+                continue
+        effects.append(
+            ShowHand(
+                ctx.chat_id,
+                seat.user_id,
+                new,
+                header.game_id,
+                new_message=not same_game,
+                announce=announce and seat_no == game.to_act,
+            )
+        )
+    return effects
+
+
+def turn_user(header: Playing, game: Game) -> str:
+    """The person whose turn it is; empty when nobody acts or an AI plays the seat."""
+    seat_no = game.to_act
+    if seat_no is None or header.seats[seat_no].played_by_ai:
+        return ""
+    return header.seats[seat_no].user_id
+
+
+def turn_announced(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> bool:
+    """The turn just came to a person who was waiting, so their platform should notify them: not the first
+    screens of a game (new messages anyway), not the same seat again, not a seat the AI plays, and not
+    within `ServiceConfig.announce_after` of their own last move (a defender covering card after card, an
+    attacker throwing in again: they are looking at the chat already)."""
+    seat_no = game.to_act
+    old_header = before.header if before is not None else None
+    old_game = before.game if before is not None else None
+    if seat_no is None or old_game is None or not isinstance(old_header, Playing):
+        return False
+    if old_header.game_id != header.game_id or old_game.to_act == seat_no:
+        return False
+    seat = header.seats[seat_no]
+    return not seat.played_by_ai and ctx.now - seat.acted_at >= ctx.config.announce_after
+
+
+def quiet_hand(game: Game, seat: int) -> tuple[object, ...] | None:
+    """Everything a hand message without buttons shows (its cards, out, over, trumps, and while the player
+    waits who attacks whom or takes); None when the seat has buttons, whose payloads carry the game step and
+    so change with every move."""
+    if game.to_act == seat or game.legal_actions(seat):
+        return None
+    out = seat in game.out
+    waiting = () if out or game.is_over else (game.phase is Phase.TAKING, game.attacker, game.defender)
+    return (game.hand_masks[seat], out, game.is_over, game.trump_index, waiting)
+
+
+def trump_change_message(game: Game, tr: Translator) -> Message:
+    """Severny: said loudly in the group, since every hand changes value at once."""
+    card = game.view(None).severny_card
+    text = tr._("Trumps change! {card} was the last card of the talon: {suit} are trumps now.")
+    return message([line(bold(text.format(card=card.symbol if card else "", suit=SUIT_SYMBOL[game.trump])))])
