@@ -1,4 +1,4 @@
-"""Hard AI decisions through the bot's worker pool (`bot/ai_pool.py`), as `durak-bot run` makes them.
+"""Hard AI decisions through the bot's worker pool (`bot/runtime/ai_pool.py`), as `durak-bot run` makes them.
 
     python -m bench.ai_pool_latency [--decisions 250] [--workers 1] [--words ""] [--opponents normal]
 
@@ -21,10 +21,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.ai_pool import AiPool
 from bot.ai_seats import choose_ai_action
-from bot.ai_work import AiJob, AiResult, work
-from bot.config import default_ai_workers
+from bot.runtime.ai_pool import AiPool
+from bot.runtime.ai_work import AiJob, AiResult, work
+from bot.runtime.config import default_ai_workers
 from core import Settings, new_game
 
 CHAT = "bench"  # the pool's answers are keyed by chat: each run has a fresh pool anyway

@@ -5,8 +5,8 @@
 Every seat is a person who taps faster than their hand message is drawn again: when it is their turn they
 tap a move on the hand they were sent before their previous tap was answered (one round trip behind), as
 long as that hand had move buttons; otherwise they wait for the newest hand. The service runs on fakeredis,
-as in the tests. Before fast taps were read (bot/fast_taps.py), every tap drawn before the current step was
-refused as out of date. Printed: taps in all, taps drawn before the current step, and of those how many
+as in the tests. Before fast taps were read (bot/game/fast_taps.py), every tap drawn before the current step
+was refused as out of date. Printed: taps in all, taps drawn before the current step, and of those how many
 were made and how many refused (a double tap is never made twice: tests/bot/test_fast_taps.py).
 """
 
@@ -36,7 +36,7 @@ COUNTS = ("taps", "behind", "made", "earlier_bout", "take_or_pass", "not_legal_n
 
 
 def why_refused(game: Game, payload: payloads.Payload) -> str:
-    """Which rule of `bot.fast_taps` refused a tap drawn before the current step."""
+    """Which rule of `bot.game.fast_taps` refused a tap drawn before the current step."""
     action = Action.parse(payload.code)
     if action.card_id < 0:
         return "take_or_pass"

@@ -45,10 +45,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import redis.asyncio as aioredis  # noqa: E402
 
+from bot.game.scoring import points_for  # noqa: E402
 from bot.i18n import translator  # noqa: E402
 from bot.ratings import MODEL, NEW, Change, ordinal, places, rated  # noqa: E402
 from bot.render.summary import render_stats  # noqa: E402
-from bot.scoring import points_for  # noqa: E402
 from bot.session import Seat  # noqa: E402
 from core import Result, Settings, new_game  # noqa: E402
 from core.ai import make_player  # noqa: E402

@@ -23,8 +23,8 @@ applied input (`store.round_trips`), and after the runs the stored state size of
 games of one person against a hard AI seat (its moves come from the timer loop after AI_DELAY, 1.2 s), people
 thinking ``--think`` seconds on average. A ticker coroutine asks to wake every 5 ms; how late it wakes is
 the event loop's lag. Printed: the lag's p50/p99/max, the people's inputs' p50/p99, AI moves made and
-where they came from, once with the AI decided on the event loop (as before `bot/ai_pool.py`) and once in
-the worker pool (AI_WORKERS, default: cores - 1).
+where they came from, once with the AI decided on the event loop (as before `bot/runtime/ai_pool.py`) and once
+in the worker pool (AI_WORKERS, default: cores - 1).
 """
 
 from __future__ import annotations
@@ -47,12 +47,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import payloads  # noqa: E402
-from bot.ai_pool import AiPool  # noqa: E402
-from bot.config import default_ai_workers  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
 from bot.effects import Alert, Effect, Message, ShowHand, ShowTable  # noqa: E402
 from bot.inputs import Command, Press, TimerDue, User  # noqa: E402
-from bot.runtime import tune_garbage_collector  # noqa: E402
+from bot.runtime.ai_pool import AiPool  # noqa: E402
+from bot.runtime.config import default_ai_workers  # noqa: E402
+from bot.runtime.gc_tuning import tune_garbage_collector  # noqa: E402
 from bot.service import GameService, unavailable  # noqa: E402
 from bot.timers import run_timers  # noqa: E402
 from storage.connect import open_store  # noqa: E402

@@ -291,8 +291,8 @@ LAG_SLEEP = 0.005  # the server's loop-lag probe: how late a 5 ms sleep wakes
 
 
 def flood_games(count: int, seed: int, actions: int = 182) -> list[str]:
-    """``count`` archived 4-player games of ~``actions`` actions (random legal moves), as `bot.archive.archive`
-    writes them."""
+    """``count`` archived 4-player games of ~``actions`` actions (random legal moves), as
+    `bot.game.archive.archive` writes them."""
     from core import Settings, new_game
 
     records: list[str] = []
@@ -327,7 +327,7 @@ async def serve_replays(count: int, seed: int, cold: bool) -> None:
     from aiohttp import web
 
     from adapters.web.server import WebFrontEnd
-    from bot.ratelimit import PressLimiter
+    from bot.runtime.ratelimit import PressLimiter
     from bot.service import GameService
     from storage.connect import open_store
     from storage.keys import archive_key

@@ -3,7 +3,8 @@
 An adapter translates and delivers, nothing more (the rules and every decision are in `bot/`). To be served
 it provides:
 
-- a row in `SERVED_PLATFORMS`: its platform id, the setting holding its token, where its code lives;
+- a row in `SERVED_PLATFORMS` (`bot.platforms`): its platform id, the setting holding its token, where its
+code lives;
 - an entry function, `RunPlatform`, that serves the platform until cancelled;
 - a running `Adapter`: its platform id and the delivery of effects nobody's input asked for (turn
   deadlines, start-up catch-up), registered in the process's `Deliveries` once it can deliver.
@@ -16,20 +17,15 @@ docs/adapters.md for how to add a platform.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
-from storage.keys import DISCORD, LOCAL, TELEGRAM
-
-if TYPE_CHECKING:
-    from bot.config import BotConfig
-    from bot.effects import Effect
-    from bot.inputs import TimerDue
-    from bot.service import GameService
-    from bot.timers import Deliveries
-    from storage.keys import ChatRef
-    from storage.models import ChatRecord
+from bot.platforms import SERVED_PLATFORMS, ServedPlatform
+from bot.runtime.config import BotConfig
+from bot.service import GameService
+from bot.timers import Adapter, Deliveries
+from storage.keys import DISCORD, LOCAL, TELEGRAM, ChatRef
+from storage.models import ChatRecord
 
 __all__ = [
     "DISCORD",
@@ -61,21 +57,6 @@ class MessageMemory(Protocol):
         ...
 
 
-class Adapter(Protocol):
-    """A platform's running bot, as the process's turn-timer loop (`bot.timers`) sees it."""
-
-    @property
-    def platform(self) -> str:
-        """Its platform id (`storage.keys`): the chats it serves are ``ChatRef(platform, ...)``, and the
-        process claims this platform's turn deadlines while the adapter is registered."""
-        ...
-
-    async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
-        """Show the effects of a turn deadline (AI moves, timeouts, reminders) or of the start-up catch-up
-        (``due.version`` 0), through the same per-chat queue as the effects of inputs."""
-        ...
-
-
 class RunPlatform(Protocol):
     """The entry function `durak-bot run` calls for each platform whose token is set, all in one process on
     one service. It builds the platform's `Adapter`, connects, then joins the process's turn-timer loop,
@@ -97,42 +78,3 @@ class RunPlatform(Protocol):
         *,
         live: Any = None,
     ) -> Awaitable[None] | None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ServedPlatform:
-    """A platform `durak-bot run` can serve: read by the entry point (bot/main.py), the configuration
-    (`BotConfig.platforms`) and the masking of secrets in logs (bot/redact.py)."""
-
-    id: str  # the platform id in storage/keys.py
-    name: str  # how `durak-bot run` and `BotConfig.platforms` name it: "telegram"
-    module: str  # imported only when served: an installation may lack the other platforms' libraries
-    entry: str  # the module's `RunPlatform` function
-    token_setting: str  # the environment variable holding the token
-    token: Callable[[BotConfig], str | None]  # the token as configured, None when unset
-    token_help: str  # where to get a token, for `durak-bot run` without any
-    refusal: tuple[str, str]  # (module, exception) raised when the platform refuses the token at start
-
-
-SERVED_PLATFORMS: tuple[ServedPlatform, ...] = (
-    ServedPlatform(
-        id=TELEGRAM,
-        name="telegram",
-        module="adapters.telegram.app",
-        entry="run_telegram",
-        token_setting="TELEGRAM_TOKEN",
-        token=lambda config: config.telegram_token,
-        token_help="the token @BotFather gives you (https://t.me/BotFather, /newbot)",
-        refusal=("telegram.error", "InvalidToken"),
-    ),
-    ServedPlatform(
-        id=DISCORD,
-        name="discord",
-        module="adapters.discord.app",
-        entry="run_discord",
-        token_setting="DISCORD_TOKEN",
-        token=lambda config: config.discord_token,
-        token_help="the bot token of your application (https://discord.com/developers/applications)",
-        refusal=("discord.errors", "LoginFailure"),
-    ),
-)

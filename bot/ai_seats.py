@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from core import Action, Game, Kind
 from core.cards import CARDS
 
-FALLBACK_LEVEL = "normal"  # what a seat plays when its own level's answer is not ready (see bot/ai_pool.py)
+FALLBACK_LEVEL = (
+    "normal"  # what a seat plays when its own level's answer is not ready (see bot/runtime/ai_pool.py)
+)
 AiKey = tuple[str, int, int]  # (game id, step, seat): one decision
 Ranking = tuple[tuple[Action, float], ...]  # `/hint`: each legal action and its chance, best first
 
@@ -36,7 +38,8 @@ def rank_actions(game: Game, seat: int, game_id: str) -> Ranking:
 
 @dataclass(frozen=True)
 class AiAnswers:
-    """AI results worked out before a decision, off the event loop (`bot.ai_pool`), by game, step and seat.
+    """AI results worked out before a decision, off the event loop (`bot.runtime.ai_pool`), by game, step and
+    seat.
 
     Decisions stay pure and synchronous: the service asks for these first and hands them in through the
     `Context`. ``inline`` says whether a decision may work out a missing answer itself: yes in the terminal

@@ -4,7 +4,7 @@ A payload (`bot.payloads`) says which chat, game and step a button was drawn fro
 The code is read here, once, like `core.actions.Action.parse` reads a move: a code that is not one of ours is
 None and the press is refused as invalid, so nothing downstream takes strings apart. Every button a message
 draws is built from these types (`code`), every press is one of them (`parse`), and each press is handled by
-the entry of a table keyed by its type (`bot.presses`, `bot.lobby`).
+the entry of a table keyed by its type (`bot.game.presses`, `bot.game.lobby`).
 
 Codes are short ASCII under Telegram's 64-byte callback_data: upper-case letters for the bot's own buttons,
 core's lower-case action codes for moves (``a:6S``, ``c:0:9S``, ``t``, ``p``, ``x:6H``, ``e``).

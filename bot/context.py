@@ -1,6 +1,7 @@
 """What a decision may depend on besides the record: the chat, the clock reading, new ids and seeds.
 
-Passing these in keeps `bot.lobby` and `bot.moves` pure and lets tests and golden transcripts fix them.
+Passing these in keeps `bot.game.lobby` and `bot.game.moves` pure and lets tests and golden transcripts fix
+them.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.ai_seats import INLINE, AiAnswers
+from bot.commands.table import spelled
 from bot.i18n import Translator, translator
 from bot.render.hand_layout import HandLayout, hand_layout
 from storage.keys import ChatRef
@@ -27,9 +29,7 @@ class ServiceConfig:
 
 
 def spelled_in(chat: ChatRef, command: str) -> str:
-    """``command`` as ``chat``'s platform offers it (`bot.commands.spelled`): ``/durak new`` on Discord."""
-    from bot.commands import spelled  # the table imports the handlers, which are given contexts
-
+    """``command`` as ``chat``'s platform offers it (`bot.commands.table.spelled`): ``/durak new`` on Discord."""
     return spelled(command, chat.platform)
 
 
@@ -41,7 +41,7 @@ class Context:
     new_id: Callable[[], str]
     new_seed: Callable[[], int]
     config: ServiceConfig
-    ai: AiAnswers = INLINE  # AI moves and hints worked out ahead, off the event loop (`bot.ai_pool`)
+    ai: AiAnswers = INLINE  # AI moves and hints worked out ahead, off the event loop (`bot.runtime.ai_pool`)
 
     @property
     def chat_id(self) -> str:

@@ -1,6 +1,7 @@
 """A decision: the pure outcome of one input against one chat's stored record.
 
-`bot.lobby` and `bot.moves` return these; `bot.service` does the I/O (load, compare-and-set save, retry).
+`bot.game.lobby` and `bot.game.moves` return these; `bot.service` does the I/O (load, compare-and-set save,
+retry).
 """
 
 from __future__ import annotations

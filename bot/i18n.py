@@ -38,7 +38,7 @@ class Translator:
         return self._catalog.ngettext(singular, plural, n)
 
     def declared(self, message: str) -> str:
-        """A msgid written as a literal elsewhere and marked there (the help lines of `bot.commands`),
+        """A msgid written as a literal elsewhere and marked there (the help lines of `bot.commands.table`),
         reaching here in a variable: babel extracts it where it is declared, not here."""
         return self._catalog.gettext(message)
 

@@ -12,7 +12,7 @@ A hand is not sent again when a move does not change it, so its version lags the
 of date; its fingerprint (a digest of the platform-neutral message) says whether the hand shown is the one
 the stored game draws now. The table shows a countdown drawn at send time, so it is compared by version.
 
-`bot.recovery` reads these marks to re-render what a dead process never delivered. Adapters write them
+`bot.game.catch_up` reads these marks to re-render what a dead process never delivered. Adapters write them
 through `DeliveredMarks`: batched per chat and per moment, so a busy chat costs one write per batch rather
 than one per edit. A mark is written only after a send succeeded; one lost in a crash only makes a screen
 look older than it is, and at worst it is shown once more.
@@ -24,8 +24,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from typing import Protocol
 
-from bot.adapter import MessageMemory
 from bot.effects import Message
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
@@ -65,11 +65,17 @@ def hand_shown(messages: dict[str, str], user_id: str) -> str | None:
     return digest or None
 
 
+class MarksStore(Protocol):
+    """The one store call marks need (`bot.adapter.MessageMemory` has it)."""
+
+    async def set_messages(self, chat: ChatRef, updates: dict[str, str | None]) -> None: ...
+
+
 class DeliveredMarks:
     """An adapter's marks on their way to Redis: `note` after each successful send or edit; written a
     moment later, one `set_messages` per chat for everything noted meanwhile. `close` writes the rest."""
 
-    def __init__(self, store: MessageMemory, delay: float = FLUSH_AFTER) -> None:
+    def __init__(self, store: MarksStore, delay: float = FLUSH_AFTER) -> None:
         self.store = store
         self.delay = delay
         self.pending: dict[ChatRef, dict[str, str | None]] = {}

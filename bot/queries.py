@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from bot.archive import Archived, ArchiveError, FinalGame, final_position
+from bot.game.archive import Archived, ArchiveError, FinalGame, final_position
+from bot.game.seats import seat_of
 from bot.i18n import translator
-from bot.lru import LRU
 from bot.render.refusal import refusal_text
-from bot.repair import Unreadable
-from bot.seats import seat_of
+from bot.runtime.lru import LRU
+from bot.runtime.unusable import Unreadable
 from bot.session import ChatSession, Finished, Lobby, Playing
 from core import Card
 from core.reasons import why_card_unplayable

@@ -3,7 +3,7 @@
 Plackett-Luce rates a whole ranking at once (first out, second out, ..., the durak last) and teams, which is
 what a game of Durak produces; Thurstone-Mosteller would treat it as pairs of duels. Ratings are read when a
 game starts (they come with the lobby's load, `storage.scripts.SEATED_RATINGS`) and kept in its seats, so the
-game's final save writes the new ones without reading anything (`bot.finish`).
+game's final save writes the new ones without reading anything (`bot.game.finish`).
 
 Ratings measure play against people (docs/reliability.md §12): AI seats are left out of the ranking, so a
 game rates its people by their order among themselves and an AI's level never moves a person's rating; a

@@ -1,9 +1,10 @@
 """The game service: an input in, the effects out. Loads the chat, decides, saves atomically, retries.
 
 This is the write side, the only place that saves a chat's game; its read side, `service.queries`
-(`bot.queries`), answers what adapters ask of the stored games between inputs. Deciding is pure (`bot.lobby`,
-`bot.moves`); a save is a compare-and-set on the chat's version, so two processes or a double tap can never
-apply one move twice: the loser reloads, and a move that is no longer legal is refused with an alert.
+(`bot.queries`), answers what adapters ask of the stored games between inputs. Deciding is pure
+(`bot.game.lobby`, `bot.game.moves`); a save is a compare-and-set on the chat's version, so two processes or a
+double tap can never apply one move twice: the loser reloads, and a move that is no longer legal is refused
+with an alert.
 """
 
 from __future__ import annotations
@@ -16,28 +17,22 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot import (
-    app_screens,
-    buttons,
-    command_handlers,
-    metrics,
-    moves,
-    payloads,
-    private_chat,
-    recovery,
-    repair,
-)
+from bot import buttons, payloads
 from bot.ai_seats import OFF_LOOP
-from bot.commands import command_named
+from bot.commands.handlers import handler_for
 from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
+from bot.game import app_screens, moves, private_chat
+from bot.game import catch_up as recovery
+from bot.game.presses import route_press
 from bot.i18n import translator
 from bot.inputs import Command, Input, Press, TimerDue
-from bot.presses import route_press
 from bot.queries import GameQueries
-from bot.ratelimit import PressLimiter
 from bot.render.text import line, message
+from bot.runtime import metrics
+from bot.runtime import unusable as repair
+from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Playing
 from core.deal import new_seed
 from storage.errors import StoreUnavailable
@@ -46,10 +41,10 @@ from storage.models import ChatRecord
 from storage.store import GameStore
 
 if TYPE_CHECKING:
-    from bot.ai_pool import AiPool, Prepare
+    from bot.runtime.ai_pool import AiPool, Prepare
 
 log = logging.getLogger("durak.service")
-actions_log = logging.getLogger("durak.actions")  # one line per applied input (see bot/logs.py)
+actions_log = logging.getLogger("durak.actions")  # one line per applied input (see bot/runtime/logs.py)
 
 MAX_ATTEMPTS = 8
 _ID_ALPHABET = string.digits + string.ascii_lowercase
@@ -141,13 +136,14 @@ class GameService:
             return unavailable(event)
 
     async def catch_up(self, chat: ChatRef) -> list[Effect]:
-        """The screens of ``chat``'s running game that its players may not have (`bot.recovery`), drawn from
+        """The screens of ``chat``'s running game that its players may not have (`bot.game.catch_up`), drawn
+        from
         the stored state; a turn deadline passed meanwhile is moved on first. Raises StoreUnavailable."""
         return await self._decide(chat, recovery.catch_up, "recover")
 
     async def private_chat(self, chat: ChatRef, user_id: str, is_open: bool) -> list[Effect]:
         """An adapter's report that a person can (``is_open``) or cannot receive private messages, so the
-        lobby marks their seat and a game holds their clock (`bot.private_chat`). A Redis outage loses only
+        lobby marks their seat and a game holds their clock (`bot.game.private_chat`). A Redis outage loses only
         the report: the next refused message reports it again."""
         try:
             return await self._decide(
@@ -161,7 +157,7 @@ class GameService:
 
     async def app_closed(self, chat: ChatRef, user_id: str) -> list[Effect]:
         """A person closed their last page of ``chat``: what the chat held back for them while it was open
-        (`bot.app_screens.resumed`), unless they still have a page open elsewhere. Raises StoreUnavailable."""
+        (`bot.game.app_screens.resumed`), unless they still have a page open elsewhere. Raises StoreUnavailable."""
         if await self._pages_open(chat, user_id):
             return []
         return await self._decide(
@@ -182,9 +178,7 @@ class GameService:
             # before any Redis call; an alert reaches only the sender, never the group
             metrics.METRICS.refused(chat.platform, "rate_limited")
             return [Alert(user.id, translator(user.lang)._("Too many commands: wait a moment."))]
-        spec = command_named(name)
-        handler = spec.handler if spec is not None else command_handlers.unknown
-        return await handler(self, command)
+        return await handler_for(name)(self, command)
 
     async def decide_command(
         self,
@@ -192,7 +186,7 @@ class GameService:
         decide: Callable[[Context, ChatSession | None, Command], Decision],
         prepare: Prepare | None = None,
     ) -> list[Effect]:
-        """A command's handler deciding on the chat's stored record (`bot.command_handlers`)."""
+        """A command's handler deciding on the chat's stored record (`bot.commands.handlers`)."""
         return await self._decide(
             ChatRef(command.platform, command.chat_id),
             lambda ctx, session: decide(ctx, session, command),
@@ -258,14 +252,16 @@ class GameService:
         that record without loading it, one round trip instead of two. Only a save can confirm such a
         decision, so one that saves nothing (a refusal) is made again on the loaded record.
 
-        ``prepare`` works out AI moves or hints off the event loop first (`bot.ai_pool`); with a pool, no
-        decision works out an AI move itself.
+        ``prepare`` works out AI moves or hints off the event loop first (`bot.runtime.ai_pool`); with a pool,
+        no decision works out an AI move itself.
 
         ``on_page``: the input is a press of this person's web app page. A refusal then shows the chat
         nothing they would not be shown were it saved, counting them on the app: their page shows them the
         refusal and the game, and their chat hand stays paused (a refused stale press, docs/webapp.md)."""
         begin = time.perf_counter()
-        notes: list[Effect] = []  # what `bot.repair` tells the chat about a stored record it had to repair
+        notes: list[
+            Effect
+        ] = []  # what `bot.runtime.unusable` tells the chat about a stored record it had to repair
         record = self.recent.running_game(chat) if from_memory else None
         confirmed = record is None
         if record is None:

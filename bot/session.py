@@ -5,8 +5,8 @@ The store keeps it as one string: a small JSON header (seats, ids, timers, recen
 
 Both parts carry a format version: the header's ``format`` (`SESSION_FORMAT`; a header without one is format
 1, as the first releases wrote it) and the game's (`core.serialize.FORMAT_VERSION`). A release loads its own
-format and the one before it, and refuses a newer one (`bot.repair` then sets the record aside), so a deploy
-can roll forward while games run, and a rollback loses only the games the newer release started.
+format and the one before it, and refuses a newer one (`bot.runtime.unusable` then sets the record aside), so
+a deploy can roll forward while games run, and a rollback loses only the games the newer release started.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ class Seat(BaseModel):
     timeouts: int = 0  # turn timeouts in a row
     autopilot: bool = False  # after two timeouts the AI plays the seat until its owner taps again
     acted_at: float = 0.0  # when this seat last moved or was dealt in: a turn soon after is not announced
-    # since when their platform cannot send them private messages (`bot.private_chat`); not stored while None
+    # since when their platform cannot send them private messages (`bot.game.private_chat`); not stored while
+    # None
     private_closed_at: float | None = Field(default=None, exclude_if=lambda value: value is None)
     # a person's rating (mu, sigma) in the chat's season as the game started (`bot.ratings`); not stored
     # while None (lobbies, AI seats, games started before ratings existed)
@@ -50,7 +51,7 @@ class Seat(BaseModel):
         return self.ai is not None or self.autopilot
 
 
-class Event(BaseModel):
+class TableEvent(BaseModel):
     """Something the whole table saw, kept for the "last actions" lines of the table."""
 
     model_config = ConfigDict(frozen=True)
@@ -101,7 +102,7 @@ class Playing(Stored):
     clock_left: float | None = (
         None  # seconds left as the acting hand last showed them (None: the turn's length)
     )
-    events: list[Event] = Field(default_factory=list)
+    events: list[TableEvent] = Field(default_factory=list)
 
 
 class Finished(Stored):
@@ -128,7 +129,8 @@ class ChatSession:
     header: Header
     game: Game | None = None
     # Not stored: each person's hand message as drawn for this very header and game, by (seat, language).
-    # `bot.screens.screen_changes` fills it, and reads it back when this session is the "before" of the next
+    # `bot.game.screens.screen_changes` fills it, and reads it back when this session is the "before" of the
+    # next
     # input in the same process (see `bot.service.RecentStates`), instead of drawing every old hand again.
     _hands: dict[tuple[int, str], Any] = field(default_factory=dict, compare=False, repr=False)
 

@@ -5,8 +5,9 @@ by side and each deadline is handled once; it is leased, so a deadline claimed b
 fires again after the lease from another. A claim carries the chat's version; the service ignores a deadline
 whose game has moved on, so a late or repeated claim does nothing.
 
-Before its first claim for a platform, the loop catches up that platform's running games (`bot.recovery`):
-screens a dead process never delivered are shown again, through the same delivery as a deadline's effects.
+Before its first claim for a platform, the loop catches up that platform's running games
+(`bot.game.catch_up`): screens a dead process never delivered are shown again, through the same delivery as a
+deadline's effects.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
-from bot import metrics
-from bot.adapter import Adapter
 from bot.effects import Effect
 from bot.inputs import TimerDue
+from bot.runtime import metrics
 from bot.service import GameService
 from storage.errors import StoreUnavailable
 from storage.keys import PLATFORMS, ChatRef
@@ -34,12 +35,28 @@ CATCH_UP_AT_ONCE = 32  # running games checked (and shown again) at the same tim
 Deliver = Callable[[TimerDue, list[Effect]], Awaitable[None]]
 
 
+class Adapter(Protocol):
+    """A platform's running bot, as the process's turn-timer loop (`bot.timers`) sees it."""
+
+    @property
+    def platform(self) -> str:
+        """Its platform id (`storage.keys`): the chats it serves are ``ChatRef(platform, ...)``, and the
+        process claims this platform's turn deadlines while the adapter is registered."""
+        ...
+
+    async def deliver_due(self, due: TimerDue, effects: list[Effect]) -> None:
+        """Show the effects of a turn deadline (AI moves, timeouts, reminders) or of the start-up catch-up
+        (``due.version`` 0), through the same per-chat queue as the effects of inputs."""
+        ...
+
+
 class Deliveries:
     """Routes the effects of a deadline to the adapter of its platform ("tg", "dc", "local").
 
     One process serving Telegram and Discord runs one timer loop: `durak-bot run` builds one `Deliveries`,
     hands it to each adapter, and each registers its deliver function in it when it starts (two loops in
-    one process would claim each other's deadlines), and a deadline of a platform nobody serves in this process is logged and dropped (the
+    one process would claim each other's deadlines), and a deadline of a platform nobody serves in this
+    process is logged and dropped (the
     move itself is stored; that chat's screen catches up on its next input)."""
 
     def __init__(self) -> None:
@@ -99,7 +116,7 @@ async def handle_due(
     the lease, from whichever process claims it.
 
     The claimed deadlines (one per chat) are handled side by side: an AI seat's move waits for a worker
-    process (`bot.ai_pool`), and one chat's AI must not hold back every other chat's deadline."""
+    process (`bot.runtime.ai_pool`), and one chat's AI must not hold back every other chat's deadline."""
     claimed = await store.claim_due_timers(now, limit, platforms=platforms, lease=lease, done=done or ())
     if done is not None:
         done.clear()
@@ -133,7 +150,7 @@ async def handle_one(
 
 async def catch_up_platform(service: GameService, platform: str, deliver: Deliver) -> int:
     """Show again what a dead process never delivered: every running game of ``platform`` whose screens lag
-    the stored state (`bot.recovery`), delivered like a deadline's effects (with version 0: no deadline);
+    the stored state (`bot.game.catch_up`), delivered like a deadline's effects (with version 0: no deadline);
     how many games were shown. `CATCH_UP_AT_ONCE` games at a time. One game's failure is logged and
     skipped; a Redis outage raises StoreUnavailable."""
 
@@ -214,3 +231,21 @@ async def run_own_timers(
     (a test, a process serving one platform), so the adapter needs no more of the store than its
     `MessageMemory`."""
     await run_timers(service, service.store, stop_event, deliver, poll, clock, platforms)
+
+
+PagesChanged = Callable[[ChatRef, str, bool], Awaitable[None]]  # (chat, user id, is_open)
+
+
+def resume_on_close(service: GameService, deliver: Deliver) -> PagesChanged:
+    """The web adapter's listener for pages opening and closing: when a person's last page of a chat
+    closes, the chat gets back what it held back for them (`GameService.app_closed`, decided in `bot.game.app_screens`), delivered like a
+    deadline's effects to the chat platform's adapter."""
+
+    async def changed(chat: ChatRef, user_id: str, is_open: bool) -> None:
+        if is_open:
+            return
+        effects = await service.app_closed(chat, user_id)
+        if effects:
+            await deliver(TimerDue(chat.platform, chat.chat_id, 0), effects)
+
+    return changed

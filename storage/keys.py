@@ -26,7 +26,8 @@ def timers_key(platform: str) -> str:
 
 def running_key(platform: str) -> str:
     """The chats of one platform with a game running, scored by when the game expires untouched: a process
-    starting up re-renders those whose screens were not delivered (bot/recovery.py). Kept by the save script."""
+    starting up re-renders those whose screens were not delivered (bot/game/catch_up.py). Kept by the save
+    script."""
     return f"{PREFIX}:running:{platform}"
 
 

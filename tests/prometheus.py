@@ -1,5 +1,6 @@
 """Metrics in tests: the `prometheus` fixture switches them on for one test and off again after it (the
-process-wide `bot.metrics.METRICS` must not leak into other tests), and `scrape` reads ``/metrics``."""
+process-wide `bot.runtime.metrics.METRICS` must not leak into other tests), and `scrape` reads
+``/metrics``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Iterator
 import aiohttp
 import pytest
 
-from bot import metrics
+from bot.runtime import metrics
 
 
 @pytest.fixture

@@ -28,9 +28,9 @@ from adapters.discord.hands import CACHE_USERS, HandRegistry
 from adapters.discord.tracing import api_call_trace
 from adapters.discord.views import CardSelect, DirectMessageToggle, ServiceButton
 from bot.adapter import MessageMemory
-from bot.config import BotConfig
 from bot.effects import Effect
 from bot.inputs import TimerDue
+from bot.runtime.config import BotConfig
 from bot.service import GameService
 from bot.timers import Deliveries, run_own_timers
 

@@ -1,4 +1,4 @@
-"""The ``/durak`` slash command group: one subcommand per command of `bot.commands` shown on Discord.
+"""The ``/durak`` slash command group: one subcommand per command of `bot.commands.table` shown on Discord.
 
 Each subcommand becomes one service `Command` (``help``'s answer gets Discord's command names).
 Names and descriptions are `locale_str`; `CommandTranslator` gives Discord the Russian and Italian ones
@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _t
 
 from adapters.discord.texts import COMMAND_DESCRIPTIONS, COMMAND_NAMES
-from bot.commands import COMMANDS, DISCORD_NAME, CommandSpec, OnDiscord, Place, offered_in
+from bot.commands.table import COMMANDS, DISCORD_NAME, CommandSpec, OnDiscord, Place, offered_in
 from bot.effects import Message
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from core.settings import TIMER_MAX, TIMER_MIN, accepted_words

@@ -27,7 +27,7 @@ from adapters.discord.views import build_view, dm_toggle_spec
 from bot import payloads
 from bot.buttons import OpenHand
 from bot.effects import ShowHand
-from bot.lru import LRU
+from bot.runtime.lru import LRU
 
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord keeps an interaction token usable
 SAFETY = 30.0  # stop using a token a little before Discord does

@@ -45,8 +45,8 @@ def say(key: str, lang: str | None, **values: str) -> str:
 
 
 # The /durak group's and its options' names (context "Discord command", as the subcommands' names in
-# `bot.commands`: lowercase, 1-32 word characters) and descriptions. Each subcommand's own name and
-# description are declared with its command in `bot.commands`.
+# `bot.commands.table`: lowercase, 1-32 word characters) and descriptions. Each subcommand's own name and
+# description are declared with its command in `bot.commands.table`.
 COMMAND_NAMES = (
     p_("Discord command", "durak"),
     p_("Discord command", "words"),

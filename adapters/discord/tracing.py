@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import aiohttp
 from yarl import URL
 
-from bot import metrics
+from bot.runtime import metrics
 from storage.keys import DISCORD as PLATFORM
 
 API_PREFIX = re.compile(r"^/api/v\d+/")
@@ -57,7 +57,7 @@ async def _request_failed(
 
 
 def api_call_trace() -> aiohttp.TraceConfig:
-    """A trace config for ``discord.Client(http_trace=...)`` that feeds `bot.metrics.METRICS.api_call`."""
+    """A trace config for ``discord.Client(http_trace=...)`` that feeds `bot.runtime.metrics.METRICS.api_call`."""
     trace = aiohttp.TraceConfig()
     trace.on_request_end.append(_request_end)
     trace.on_request_exception.append(_request_failed)

@@ -1,14 +1,14 @@
 """`durak-bot replay <game id>`: an archived game rebuilt from its settings, seed (or deck) and log, with the
 group's table printed after every step by the same renderer the chats use (the archive is read by
-`bot.archive`)."""
+`bot.game.archive`)."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
 from adapters.local.text import message_text
-from bot.archive import chat_id_of, first_position, replayed, result_message
-from bot.events import events_of_step, remember
+from bot.game.archive import chat_id_of, first_position, replayed, result_message
+from bot.game.last_actions import events_of_step, remember
 from bot.i18n import translator
 from bot.render.table import render_table
 from bot.session import Playing

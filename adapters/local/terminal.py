@@ -16,7 +16,7 @@ from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashComman
 from adapters.local.screen import Screen, find_button
 from adapters.local.snapshot import running_game_screen
 from bot import buttons
-from bot.commands import Place, offered_in
+from bot.commands.table import Place, offered_in
 from bot.effects import Alert, Effect, ShowTable
 from bot.i18n import Translator
 from bot.inputs import Command, Press, TimerDue, User
@@ -253,7 +253,7 @@ class TerminalGame:
 
 
 def help_text(tr: Translator) -> str:
-    """How to move, then the terminal's commands from the table (`bot.commands`), then how to quit."""
+    """How to move, then the terminal's commands from the table (`bot.commands.table`), then how to quit."""
     _ = tr._
     return "\n".join(
         [

@@ -1,8 +1,8 @@
 """Wiring, in one place: the PTB `Application`, the handlers, the delivery queue, commands and transport.
 
 Nothing happens at import time. `durak-bot run` calls `run_telegram(config, service, store, deliveries)`; it
-registers this adapter's delivery with the process's turn-timer loop (`bot.timers.Deliveries`), so deadlines' effects
-go through the same paced queue as everything else. Long polling by default; with ``WEBHOOK_URL`` set,
+registers this adapter's delivery with the process's turn-timer loop (`bot.timers.Deliveries`), so deadlines'
+effects go through the same paced queue as everything else. Long polling by default; with ``WEBHOOK_URL`` set,
 Telegram calls us instead (our own server, adapters/telegram/webhook.py, which also serves ``/metrics``)
 and every request must carry the secret token (``WEBHOOK_SECRET``, or a random one chosen at start).
 Every Bot API call is counted in the metrics by the transport (adapters/telegram/request.py).
@@ -33,12 +33,12 @@ from adapters.telegram.request import CountingRequest
 from adapters.telegram.webhook import WebhookServer
 from adapters.web.telegram_pages import TelegramPages, telegram_pages
 from bot.adapter import MessageMemory
-from bot.commands import Place, offered_in
-from bot.config import BotConfig
+from bot.commands.table import Place, offered_in
 from bot.effects import Effect
 from bot.i18n import translator
 from bot.inputs import TimerDue
-from bot.logs import keep_secret
+from bot.runtime.config import BotConfig
+from bot.runtime.logs import keep_secret
 from bot.service import GameService
 from bot.timers import Deliveries, run_own_timers
 
@@ -54,7 +54,8 @@ async def connected(application: Application, delays: Sequence[float]) -> None: 
     """Initialise the application (its getMe), trying again while Telegram cannot be reached.
 
     A network error or a 5xx at start-up is an outage like one later on: it is waited out with one log line
-    a try, never ended with a traceback. A refused token raises at once (`durak-bot run` names the setting)."""
+    a try, never ended with a traceback. A refused token raises at once (`durak-bot run` names the
+    setting)."""
     for attempt in itertools.count():
         try:
             await application.initialize()
@@ -87,8 +88,9 @@ class TelegramBot:
         deliveries: Deliveries | None = None,
         live: Any = None,
     ) -> None:
-        """``deliveries``: the process's turn-timer routes (`durak-bot run`), joined at `start` unless this bot
-        runs a timer loop of its own. ``live``: the Redis client the Mini App's pages follow saved changes on
+        """``deliveries``: the process's turn-timer routes (`durak-bot run`), joined at `start` unless this
+        bot runs a timer loop of its own. ``live``: the Redis client the Mini App's pages follow saved changes
+        on
         (needed only when WEBAPP_URL is set)."""
         if not config.telegram_token:
             raise ValueError("TELEGRAM_TOKEN is not set")
@@ -156,7 +158,7 @@ class TelegramBot:
         """Connect (getMe), publish the command menu, then poll or serve the webhook.
 
         ``own_timer_loop``: run a turn-timer loop here (tests, or a process serving only Telegram without
-        `bot.main`); otherwise register with the process's loop."""
+        `cli.main`); otherwise register with the process's loop."""
         application = self.application
         await connected(application, self.start_retry_delays)
         self.delivery.bot_username = application.bot.username
@@ -239,10 +241,11 @@ async def run_telegram(
     *,
     live: Any = None,
 ) -> None:
-    """Serve Telegram until cancelled (`bot.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
+    """Serve Telegram until cancelled (`cli.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
     open long poll is dropped, queued messages get a few seconds to go out. ``deliveries``: the process's
     turn-timer routes to join; without them this bot runs its own timer loop. ``webhook``: None means "when
-    WEBHOOK_URL is set, or ``config.telegram_webhook``" (`durak-bot run --webhook`); False forces long polling.
+    WEBHOOK_URL is set, or ``config.telegram_webhook``" (`durak-bot run --webhook`); False forces long
+    polling.
     ``live``: the Redis client of the Mini App's live updates, from `durak-bot run`.
     The `bot.adapter.RunPlatform` of Telegram."""
     bot = TelegramBot(config, service, store, deliveries=deliveries, live=live)

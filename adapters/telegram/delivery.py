@@ -5,10 +5,11 @@ it waits for the chat's and the bot's pace (`pacing.py`), merges a table (or han
 while it waits, edits the stored table/hand message in place, and sends a new one only when asked or when
 the old one is gone. A hand whose turn came after a wait (``ShowHand.announce``) is sent as a new message,
 since Telegram notifies only those, and the old one deleted: one more call, not one more message. A table
-or hand older than one already queued (another input's, handled at the same time) is never queued. A 429 pauses only that chat; "message is not modified" is avoided by comparing with
-what was last sent and, should it happen anyway, counts as done. A 403 from a player's private chat
-is reported to the service (`GameService.private_chat`: the lobby marks the seat, a game holds their clock)
-and, for a hand, becomes a "start me" request in the group.
+or hand older than one already queued (another input's, handled at the same time) is never queued. A 429
+pauses only that chat; "message is not modified" is avoided by comparing with what was last sent and, should
+it happen anyway, counts as done. A 403 from a player's private chat is reported to the service
+(`GameService.private_chat`: the lobby marks the seat, a game holds their clock) and, for a hand, becomes a
+"start me" request in the group.
 
 A chat's queue sends in lanes (`lanes.py`): the game's result and its last table first, then tables and
 hands, then informational replies, which also leave the chat a spare send and are merged or dropped while
@@ -41,8 +42,8 @@ from bot import payloads
 from bot.buttons import OpenHand
 from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
-from bot.lru import LRU
 from bot.outbox import DeliveredMarks
+from bot.runtime.lru import LRU
 
 log = logging.getLogger("durak.telegram")
 
@@ -50,7 +51,7 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 NETWORK_ATTEMPTS = 3
 REMEMBERED_TEXTS = 20_000
-REPOST_AFTER = 10  # default of the setting TELEGRAM_REPOST_AFTER (bot/config.py)
+REPOST_AFTER = 10  # default of the setting TELEGRAM_REPOST_AFTER (bot/runtime/config.py)
 
 
 @dataclass

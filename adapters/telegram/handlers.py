@@ -31,12 +31,12 @@ from adapters.telegram.membership import Membership
 from adapters.telegram.memory import PLATFORM, ChatMemory, ref
 from bot import payloads
 from bot.adapter import MessageMemory
-from bot.commands import NEWGAME, Place, Who, names_with, offered_in
+from bot.commands.table import NEWGAME, Place, Who, names_with, offered_in
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
+from bot.game.membership import refused_join
+from bot.game.private_chat import lobby_opened
 from bot.inputs import Command, Press, User
-from bot.membership import refused_join
 from bot.outbox import TABLE_SHOWN
-from bot.private_chat import lobby_opened
 from bot.render.text import line, message
 from bot.service import GameService
 from storage.errors import StoreUnavailable
@@ -147,7 +147,8 @@ class Handlers:
         The hand is sent as a new message, since the private chat now ends with their /start, and the old
         hand deleted (as for an announced turn), so the chat keeps one hand, at the bottom. The private
         chat is open now, which the game hears with the press (``through_private``). A link can be
-        forwarded out of its group, so a Join through it seats only the group's members (`bot.membership`)."""
+        forwarded out of its group, so a Join through it seats only the group's members
+        (`bot.game.membership`)."""
         press = Press(PLATFORM, user, self.current_payload(payload), through_private=True)
         parsed = payloads.parse(press.payload)
         if parsed is not None:

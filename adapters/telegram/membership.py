@@ -20,7 +20,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
 from adapters.telegram.memory import PLATFORM
-from bot.lru import LRU
+from bot.runtime.lru import LRU
 from storage.keys import ChatRef
 
 log = logging.getLogger("durak.telegram")
@@ -66,8 +66,8 @@ class Membership:
         return answer
 
     async def is_member(self, chat: ChatRef, user_id: str) -> bool:
-        """`bot.membership.MembershipCheck`: whether the person is in the chat (their own private chat with
-        the bot, where practice games are, counts)."""
+        """`bot.game.membership.MembershipCheck`: whether the person is in the chat (their own private chat
+        with the bot, where practice games are, counts)."""
         if chat.platform != PLATFORM:
             return False
         if chat.chat_id == user_id:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from bot.adapter import MessageMemory
-from bot.lru import LRU
+from bot.runtime.lru import LRU
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM, ChatRef
 
@@ -21,7 +21,7 @@ log = logging.getLogger("durak.telegram")
 
 PLATFORM = TELEGRAM
 THREAD = "thread"
-CACHE_CHATS = 20_000  # defaults of the settings of the same names (bot/config.py)
+CACHE_CHATS = 20_000  # defaults of the settings of the same names (bot/runtime/config.py)
 CACHE_USERS = 50_000
 
 

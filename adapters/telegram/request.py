@@ -11,7 +11,7 @@ from typing import Any
 
 from telegram.request import HTTPXRequest, RequestData
 
-from bot import metrics
+from bot.runtime import metrics
 from storage.keys import TELEGRAM as PLATFORM
 
 
@@ -24,7 +24,7 @@ def api_method(url: str) -> str:
 
 
 class CountingRequest(HTTPXRequest):
-    """`HTTPXRequest` that reports each call's method and status to `bot.metrics.METRICS`."""
+    """`HTTPXRequest` that reports each call's method and status to `bot.runtime.metrics.METRICS`."""
 
     async def do_request(
         self,

@@ -19,7 +19,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ExtBot
 
-from bot import metrics
+from bot.runtime import metrics
 
 log = logging.getLogger("durak.telegram")
 

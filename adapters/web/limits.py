@@ -4,9 +4,9 @@
   reconnects; everything else comes over its WebSocket, so a person reading faster than this is a script.
 - Replays: ``GET /api/replay`` per person (`replay_limiter`). Building one costs the engine a whole game
   (tens of milliseconds of CPU for a long game), so the budget is a few at once, then one every 2 s.
-- Presses: the service's own limit (`bot.ratelimit`), the same bucket as the chat's buttons.
+- Presses: the service's own limit (`bot.runtime.ratelimit`), the same bucket as the chat's buttons.
 
-As `bot.ratelimit` explains, the buckets are per process. A refusal is a 429 with ``Retry-After``.
+As `bot.runtime.ratelimit` explains, the buckets are per process. A refusal is a 429 with ``Retry-After``.
 
 And the size of a request's body (`read_body`): the routes may be mounted on an app whose own limit is much
 larger (the Telegram webhook's server allows 1 MiB), so each route bounds what it reads itself.
@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 
-from bot.ratelimit import PressLimiter
+from bot.runtime.ratelimit import PressLimiter
 
 READ_RATE = 2.0  # state reads per second, sustained
 READ_BURST = 10.0  # at once: a few tabs opened together, reconnects after a network change

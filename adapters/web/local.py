@@ -108,7 +108,7 @@ async def serve_web_game(
     opened: Callable[[str], None] | None = None,
 ) -> int:
     """Open (or continue) the game, serve the page until cancelled (Ctrl-C), beside the turn-timer loop.
-    ``live``: the Redis client the page's updates come over (pub/sub), from `bot.main`."""
+    ``live``: the Redis client the page's updates come over (pub/sub), from `cli.main`."""
     try:
         ref = await open_game(service, user, options)
     except GameRefused as refused:

@@ -1,13 +1,14 @@
-"""A finished game step by step, for the replay page: every hand shown, since after the game nothing is secret.
+"""A finished game step by step, for the replay page: every hand shown, since after the game nothing is
+secret.
 
 Rebuilt from the game's archive (kept 30 days, `storage.store.ARCHIVE_TTL`) by the engine itself: the game
-as dealt from its settings, seed or deck (`bot.archive.first_position`, which `durak-bot replay`
+as dealt from its settings, seed or deck (`bot.game.archive.first_position`, which `durak-bot replay`
 uses too), then each logged action through `Game.apply`. Nothing here knows a rule: a step's position is
-what the engine's game holds after it, its move line what the chat's table said of it (`bot.events`,
-`bot.render.table.describe_event`).
+what the engine's game holds after it, its move line what the chat's table said of it
+(`bot.game.last_actions`, `bot.render.table.describe_event`).
 
 Who may watch: the people seated in the game (its AI seats aside), as the archive names them, asking from
-the chat the game was played in (`bot.archive.Archived.may_watch`, asked through `bot.queries`). See
+the chat the game was played in (`bot.game.archive.Archived.may_watch`, asked through `bot.queries`). See
 docs/webapp.md, "Replays".
 """
 
@@ -20,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from adapters.web.links import replay_ref
-from bot.archive import chat_id_of, first_position, replayed, result_message
-from bot.events import events_of_step
+from bot.game.archive import chat_id_of, first_position, replayed, result_message
+from bot.game.last_actions import events_of_step
 from bot.i18n import Translator, translator
 from bot.render.lobby import seat_label
 from bot.render.rules import rules_in_short

@@ -38,13 +38,13 @@ from adapters.web.replay import ReplayCache, replay_json
 from adapters.web.sessions import LocalSessions, Viewer
 from adapters.web.state import started_state, viewer_state
 from bot import payloads
-from bot.archive import Archived, ArchiveError
 from bot.effects import Alert, Effect
+from bot.game.archive import Archived, ArchiveError
+from bot.game.membership import MembershipCheck, refused_join
 from bot.i18n import Translator, translator
 from bot.inputs import Press, User
-from bot.membership import MembershipCheck, refused_join
 from bot.queries import NotForYou, Sight, Snapshot
-from bot.ratelimit import PressLimiter
+from bot.runtime.ratelimit import PressLimiter
 from bot.service import GameService
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM, ChatRef
@@ -103,7 +103,9 @@ class WebFrontEnd:
         self.deliver = deliver
         self.telegram_token = telegram_token  # set: Telegram's initData signs viewers in
         self.local = local  # set: the local browser game's one-time key and session tokens
-        self.is_member = is_member  # set: only the chat's members take a seat from the page (bot.membership)
+        self.is_member = (
+            is_member  # set: only the chat's members take a seat from the page (bot.game.membership)
+        )
         self.clock = clock
         self.hello_timeout = hello_timeout
         self.heartbeat = heartbeat

@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.web.links import game_ref, replay_ref
-from bot.archive import FinalGame, result_message
 from bot.buttons import Move, Rematch
 from bot.effects import Message
+from bot.game.archive import FinalGame, result_message
+from bot.game.lobby import capacity
+from bot.game.seats import seat_of
 from bot.i18n import Translator, translator
-from bot.lobby import capacity
 from bot.payloads import Payload
 from bot.queries import session_id
 from bot.render.clock import turn_length
@@ -27,8 +28,7 @@ from bot.render.hand_status import own_result
 from bot.render.lobby import render_lobby, seat_label
 from bot.render.rules import rule_lines, rules_in_short
 from bot.render.table import describe_event, waiting_for
-from bot.seats import seat_of
-from bot.session import ChatSession, Event, Finished, Lobby, Playing, Seat
+from bot.session import ChatSession, Finished, Lobby, Playing, Seat, TableEvent
 from core import Action, Game, Kind, Settings, View
 from core.view import build_view
 
@@ -46,8 +46,8 @@ ACTION_KINDS = {
 
 
 def started_state(chat_id: str, version: int, session: ChatSession, lang: str, now: float) -> State:
-    """The state of `bot.queries.watch_offered`: phase "started", what to say, and the running game's ref to watch. No
-    table: watching is the spectator's state of that ref, asked for when they choose to."""
+    """The state of `bot.queries.watch_offered`: phase "started", what to say, and the running game's ref to
+    watch. No table: watching is the spectator's state of that ref, asked for when they choose to."""
     header = session.header
     assert isinstance(header, Playing)
     tr = translator(lang)
@@ -245,7 +245,7 @@ def action_entry(action: Action, view: View, chat_id: str, game_id: str, tr: Tra
     return entry
 
 
-def event_lines(events: list[Event], seats: list[Seat], tr: Translator) -> list[str]:
+def event_lines(events: list[TableEvent], seats: list[Seat], tr: Translator) -> list[str]:
     names = [seat.name for seat in seats]
     return [describe_event(event, names, tr) for event in events[-RECENT_EVENTS:]]
 

@@ -4,7 +4,7 @@ They are served on the one port the bot has: mounted on the Telegram webhook's o
 bot serves by webhook, else on a server of their own on PORT. Their routes live under the path of
 WEBAPP_URL. A press from a page is delivered like a button's, to the Telegram adapter of this process. The
 Redis client the pages follow saved changes on (pub/sub) and count open pages in is handed in by whoever
-wires the process (`bot.main`, through `run_telegram`), never taken out of the store.
+wires the process (`cli.main`, through `run_telegram`), never taken out of the store.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from aiohttp import web
 
 from adapters.web.presence import open_pages
 from adapters.web.server import DeliverEffects, WebFrontEnd
-from bot.app_screens import Deliver, resume_on_close
-from bot.config import BotConfig
-from bot.membership import MembershipCheck
+from bot.game.membership import MembershipCheck
+from bot.runtime.config import BotConfig
 from bot.service import GameService
+from bot.timers import Deliver, resume_on_close
 
 
 class TelegramPages:
@@ -46,7 +46,7 @@ class TelegramPages:
 
     def hold_back_screens(self, deliver: Deliver) -> None:
         """Let the service know who has a page open, so the chat's hand edits pause for them
-        (`bot.app_screens`), and give a person what was held back when their last page closes."""
+        (`bot.game.app_screens`), and give a person what was held back when their last page closes."""
         self.front.service.on_app = partial(open_pages, self.front.hub.redis)
         self.front.hub.listen(resume_on_close(self.front.service, deliver))
 

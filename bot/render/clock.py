@@ -1,6 +1,6 @@
 """The turn clock as people read it. The table is edited too rarely to count down (a group gets ~20 messages a
-minute), so it names a turn's length; the acting player's hand shows the time left, and `bot.clock` draws it
-again at the marks of `ServiceConfig.clock_refresh` (30 and 10 seconds left)."""
+minute), so it names a turn's length; the acting player's hand shows the time left, and `bot.game.clock` draws
+it again at the marks of `ServiceConfig.clock_refresh` (30 and 10 seconds left)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.buttons import Rematch, Replay
 from bot.effects import Button, Line, Message
@@ -17,8 +17,18 @@ from bot.session import Seat
 from core import Result
 from storage.models import PlayerStats
 
-if TYPE_CHECKING:
-    from bot.commands import CommandSpec
+
+class HelpLine(Protocol):
+    """A command as /help lists it (`bot.commands.table.CommandSpec` is one)."""
+
+    @property
+    def usage(self) -> str: ...
+
+    @property
+    def help(self) -> str: ...
+
+    @property
+    def in_help(self) -> bool: ...
 
 
 def render_result(
@@ -163,8 +173,8 @@ def display_name(row: PlayerStats, tr: Translator) -> str:
     return shown_name(row.name) or tr._("Player")  # rows may predate the cleaning of names on entry
 
 
-def render_help(commands: Sequence[CommandSpec], accepted_words: str, tr: Translator) -> Message:
-    """One line per command of the table (`bot.commands`) that /help lists, then the rules words."""
+def render_help(commands: Sequence[HelpLine], accepted_words: str, tr: Translator) -> Message:
+    """One line per command of the table (`bot.commands.table`) that /help lists, then the rules words."""
     _ = tr._
     lines = [line(bold(_("Durak bot")))]
     lines.extend(line(bold(spec.usage), " — ", tr.declared(spec.help)) for spec in commands if spec.in_help)

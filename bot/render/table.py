@@ -11,11 +11,11 @@ from bot.render.clock import turn_length_text
 from bot.render.lobby import seat_label
 from bot.render.rules import rules_in_short
 from bot.render.text import SUIT_SYMBOL, bold, card, line, message
-from bot.session import Event, Playing
+from bot.session import Playing, TableEvent
 from core import Card, Phase, Settings, View
 
 
-def describe_event(event: Event, names: list[str], tr: Translator) -> str:
+def describe_event(event: TableEvent, names: list[str], tr: Translator) -> str:
     _ = tr._
     who = names[event.seat] if 0 <= event.seat < len(names) else ""
     texts = {

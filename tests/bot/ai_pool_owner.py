@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.ai_pool import AiPool
+from bot.runtime.ai_pool import AiPool
 
 
 async def own_a_pool() -> None:

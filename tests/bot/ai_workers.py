@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from bot.ai_work import AiJob, AiResult, work
+from bot.runtime.ai_work import AiJob, AiResult, work
 
 GATE = "DURAK_TEST_AI_GATE"  # workers are spawned with the environment of the moment: the gate's path
 

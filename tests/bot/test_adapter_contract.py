@@ -13,33 +13,35 @@ from pathlib import Path
 import pytest
 
 from bot.adapter import SERVED_PLATFORMS, ServedPlatform
-from bot.config import BotConfig
-from bot.main import NO_PLATFORM, REFUSALS, platform_runner
-from bot.redact import configured_secrets
+from bot.runtime.config import BotConfig
+from bot.runtime.redact import configured_secrets
+from cli.main import NO_PLATFORM, REFUSALS, platform_runner
 from storage import keys
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYERS = ("core", "storage", "bot", "adapters")
+LAYERS = ("core", "storage", "bot", "adapters", "cli")
 IDS = {keys.TELEGRAM, keys.DISCORD}  # LOCAL is also the name of the terminal's data folder
 
-# The bot modules an adapter may import (docs/adapters.md, "The read side: what an adapter may ask"). With
-# the read side (issue 32) `repair` (decoding the store) and `render.refusal` (the terminal's refusals) left
-# the adapters, `queries` and `archive` came; the list shrinks as the rest of the issue lands.
+# The bot modules an adapter may import (docs/adapters.md, "The read side: what an adapter may ask"): the
+# service with its read side and what goes in and out of it, the contract and the timer loop, and the
+# renderers the web page and the terminal draw with. With issue 32 `repair`, `render.refusal` and
+# `app_screens` left the adapters (what a closed page resumes is `bot.timers.resume_on_close`).
 ADAPTER_MODULES = {
-    # the service and what goes in and out of it
-    "bot.service", "bot.inputs", "bot.effects", "bot.payloads", "bot.buttons", "bot.adapter", "bot.timers",
-    "bot.queries", "bot.archive", "bot.session", "bot.config", "bot.i18n", "bot.commands",
-    # what a platform needs besides: delivered marks, metrics and logs, caches, rate limits
-    "bot.outbox", "bot.metrics", "bot.logs", "bot.lru", "bot.ratelimit",
-    # questions the platforms ask before an input: who may join (getChatMember), a private chat opened,
-    # who has the web app open
-    "bot.membership", "bot.private_chat", "bot.app_screens",
+    # the service, its read side, and what goes in and out of it
+    "bot.service", "bot.queries", "bot.inputs", "bot.effects", "bot.payloads", "bot.buttons",
+    "bot.session", "bot.game.archive", "bot.i18n", "bot.commands.table",
+    # the contract, the timer loop, delivered marks, and a process's metrics, logs, caches, limits, config
+    "bot.adapter", "bot.timers", "bot.outbox", "bot.runtime.config", "bot.runtime.metrics",
+    "bot.runtime.logs", "bot.runtime.lru", "bot.runtime.ratelimit",
+    # questions the platforms ask before an input: who may join (getChatMember), a private chat opened
+    "bot.game.membership", "bot.game.private_chat",
     # the renderers the web page and the terminal draw with, so they say what the chats say
     "bot.render.text", "bot.render.table", "bot.render.hand", "bot.render.hand_layout",
-    "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.clock", "bot.events",
-    # still reached into (issue 32): seat_of (web state), capacity (web lobby), and the demo's own service
+    "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.clock",
+    "bot.game.last_actions",
+    # still reached into: seat_of (web state), capacity (web lobby), and the demo's own service
     # (ServiceConfig, the AI that picks its moves)
-    "bot.seats", "bot.lobby", "bot.context", "bot.ai_seats",
+    "bot.game.seats", "bot.game.lobby", "bot.context", "bot.ai_seats",
 }  # fmt: skip
 
 
@@ -48,13 +50,17 @@ def bot_imports(path: Path) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "bot":
-                found.update(f"bot.{alias.name}" for alias in node.names)
-            elif node.module.startswith("bot."):
-                found.add(node.module)
+            if node.module == "bot" or node.module.startswith("bot."):
+                found.update(imported_module(node.module, alias.name) for alias in node.names)
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name.startswith("bot."))
     return found
+
+
+def imported_module(package: str, name: str) -> str:
+    """``from package import name``: the module ``package.name`` when there is one, else ``package``."""
+    inner = ROOT / package.replace(".", "/") / name
+    return f"{package}.{name}" if inner.with_suffix(".py").exists() or inner.is_dir() else package
 
 
 def adapter_sources() -> list[Path]:

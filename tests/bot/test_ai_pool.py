@@ -1,5 +1,6 @@
-"""AI off the event loop: AI seats and `/hint` are worked out in worker processes (`bot.ai_pool`), with a
-deadline and a bound on jobs in flight, after which the seat plays the normal level's move decided here.
+"""AI off the event loop: AI seats and `/hint` are worked out in worker processes (`bot.runtime.ai_pool`),
+with a deadline and a bound on jobs in flight, after which the seat plays the normal level's move decided
+here.
 
 The workers' slow jobs wait for a gate (tests/bot/ai_workers.py) instead of a clock, so what these tests
 show is an order of events, never a duration."""
@@ -19,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai_pool import AiPool, hint_limiter
 from bot.ai_seats import choose_ai_action, rank_actions
-from bot.ai_work import AiJob, work
 from bot.context import ServiceConfig
 from bot.effects import Effect, ShowTable
 from bot.inputs import TimerDue
-from bot.metrics import PrometheusMetrics
+from bot.runtime.ai_pool import AiPool, hint_limiter
+from bot.runtime.ai_work import AiJob, work
+from bot.runtime.metrics import PrometheusMetrics
 from bot.service import GameService
 from bot.session import ChatSession, Playing
 from bot.timers import handle_due
@@ -359,7 +360,7 @@ def alive(pid: int) -> bool:
 def test_ai_workers_default_to_the_cores_but_one_and_at_least_one(
     monkeypatch: pytest.MonkeyPatch, cores: int | None, workers: int
 ) -> None:
-    from bot.config import BotConfig
+    from bot.runtime.config import BotConfig
 
     monkeypatch.delenv("AI_WORKERS", raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: cores)

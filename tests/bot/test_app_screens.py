@@ -1,5 +1,5 @@
-"""Which chat screens the service still returns while people play in the web app (`bot.app_screens`): only
-for a platform that has the app, and every screen when who is on the app cannot be told."""
+"""Which chat screens the service still returns while people play in the web app (`bot.game.app_screens`):
+only for a platform that has the app, and every screen when who is on the app cannot be told."""
 
 from __future__ import annotations
 

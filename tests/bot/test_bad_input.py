@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, interpret
 from bot.buttons import named
-from bot.commands import COMMANDS as TABLE
+from bot.commands.table import COMMANDS as TABLE
 from bot.effects import Alert, Button, Effect, Reply
 from bot.i18n import translator
 from bot.inputs import User

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.effects import Alert, Reply
 from bot.i18n import translator
 from bot.inputs import User
-from bot.ratelimit import COMMAND_BURST, PressLimiter, command_limiter
+from bot.runtime.ratelimit import COMMAND_BURST, PressLimiter, command_limiter
 from tests.bot.conftest import ANN, EVE
 from tests.bot.harness import Harness
 

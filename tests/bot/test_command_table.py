@@ -1,4 +1,4 @@
-"""One command table (`bot.commands`): every command is offered exactly where the table says, on every
+"""One command table (`bot.commands.table`): every command is offered exactly where the table says, on every
 platform, and nothing is offered anywhere that the table does not hold."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import pytest
 from adapters.discord.texts import COMMAND_DESCRIPTIONS, COMMAND_NAMES
 from adapters.local.reading import SlashCommand, interpret
 from adapters.local.terminal import help_text
-from bot.commands import COMMANDS, DISCORD_NAME, CommandSpec, Place, Who, command_named, offered_in
+from bot.commands.handlers import HANDLERS, handler_for
+from bot.commands.table import COMMANDS, DISCORD_NAME, CommandSpec, Place, Who, command_named, offered_in
 from bot.effects import Effect, Reply
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command, Input, User
@@ -78,7 +79,12 @@ def test_every_name_and_alias_belongs_to_one_command() -> None:
 def test_a_command_is_a_discord_subcommand_exactly_when_it_shows_on_discord() -> None:
     assert all((Place.DISCORD in spec.places) == (spec.discord is not None) for spec in COMMANDS)
     with pytest.raises(ValueError):
-        CommandSpec("dance", COMMANDS[0].handler, "dance", places=frozenset({Place.DISCORD}))
+        CommandSpec("dance", "dance", places=frozenset({Place.DISCORD}))
+
+
+def test_every_command_of_the_table_has_one_handler_and_every_handler_a_command() -> None:
+    assert set(HANDLERS) == {spec.name for spec in COMMANDS}
+    assert all(handler_for(name.upper()) is HANDLERS[spec.name] for spec in COMMANDS for name in spec.names)
 
 
 # ---- the service -----------------------------------------------------------------------------------

@@ -13,9 +13,9 @@ import aiohttp
 import pytest
 from pydantic import ValidationError
 
-from bot import metrics
-from bot.config import BotConfig
-from bot.main import BACKGROUND, main, start_metrics
+from bot.runtime import metrics
+from bot.runtime.config import BotConfig
+from cli.main import BACKGROUND, main, start_metrics
 from tests.prometheus import prometheus  # noqa: F401  (the fixture)
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.events import events_of_step
+from bot.game.last_actions import events_of_step
 from bot.i18n import translator
 from bot.inputs import User
 from bot.render.summary import render_stats
 from bot.render.table import describe_event, render_table
-from bot.session import Event, Playing, Seat
+from bot.session import Playing, Seat, TableEvent
 from core import Action, Game, Settings, SettingsError
 from storage.models import PlayerStats
 from tests.bot.harness import Harness
@@ -20,7 +20,7 @@ from tests.core.helpers import game_with, play
 NAMES = ("Alice", "Boris")
 
 
-def table_text(game: Game, lang: str, events: list[Event] | None = None) -> list[str]:
+def table_text(game: Game, lang: str, events: list[TableEvent] | None = None) -> list[str]:
     seats = [Seat(user_id=str(seat), name=name) for seat, name in enumerate(NAMES)]
     header = Playing(game_id="g1", creator="0", seats=seats, started_at=0.0, events=events or [])
     return render_table(header, game.view(None), "-1", 0.0, translator(lang)).plain_text.splitlines()
@@ -135,7 +135,9 @@ async def test_newgame_with_a_misspelt_word_suggests_the_closest_one_first(
 )  # fmt: skip
 def test_a_defence_that_held_reads_as_finished(lang: str, four: str, two: str, one: str) -> None:
     def held(count: int) -> str:
-        return describe_event(Event(kind="beaten_off", seat=1, count=count), list(NAMES), translator(lang))
+        return describe_event(
+            TableEvent(kind="beaten_off", seat=1, count=count), list(NAMES), translator(lang)
+        )
 
     assert (held(4), held(2), held(1)) == (four, two, one)
 
@@ -162,7 +164,7 @@ def test_a_player_who_goes_out_is_given_their_place_as_an_ordinal(
     lang: str, first: str, second: str, third: str
 ) -> None:
     def out(place: int) -> str:
-        return describe_event(Event(kind="out", seat=0, count=place), list(NAMES), translator(lang))
+        return describe_event(TableEvent(kind="out", seat=0, count=place), list(NAMES), translator(lang))
 
     assert (out(1), out(2), out(3)) == (first, second, third)
 

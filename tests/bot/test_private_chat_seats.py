@@ -8,7 +8,7 @@ from bot.effects import Message
 from bot.i18n import translator
 from bot.inputs import User
 from bot.render.table import describe_event
-from bot.session import Event
+from bot.session import TableEvent
 from storage.keys import ChatRef
 from tests.bot.harness import CHAT, Harness, buttons
 
@@ -16,7 +16,7 @@ from tests.bot.harness import CHAT, Harness, buttons
 @pytest.mark.parametrize("lang", ["en", "ru", "it"])
 def test_the_autopilot_line_says_where_to_tap(lang: str) -> None:
     tr = translator(lang)
-    text = describe_event(Event(kind="autopilot", seat=0), ["Clara"], tr)
+    text = describe_event(TableEvent(kind="autopilot", seat=0), ["Clara"], tr)
     assert "Clara" in text and tr._("My hand") in text
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.archive import Archived
+from bot.game.archive import Archived
 from bot.queries import NotForYou, Sight, Snapshot
 from bot.session import Finished, Lobby, Playing
 from core import Card

@@ -1,5 +1,5 @@
-"""The log's redaction filter (bot/logs.py, bot/redact.py): every secret is masked wherever a log line or a
-traceback would carry it, and lines without a secret are left as they were."""
+"""The log's redaction filter (bot/runtime/logs.py, bot/runtime/redact.py): every secret is masked wherever a
+log line or a traceback would carry it, and lines without a secret are left as they were."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.config import BotConfig
-from bot.logs import configure, keep_secret
-from bot.redact import Redactor, url_password
+from bot.runtime.config import BotConfig
+from bot.runtime.logs import configure, keep_secret
+from bot.runtime.redact import Redactor, url_password
 from storage.connect import printable_url
 
 TOKEN = "7012345678:AAHq3xYzW9-secret_half_of_the_token_0123"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.scoring import points_for
+from bot.game.scoring import points_for
 from core import Result
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.effects import Message
-from bot.events import events_of_step, remember
+from bot.game.last_actions import events_of_step, remember
 from bot.i18n import translator
 from bot.render.hand import render_hand
 from bot.render.summary import render_result

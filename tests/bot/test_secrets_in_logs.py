@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import BotConfig
-from bot.logs import configure
-from bot.main import serve
+from bot.runtime.config import BotConfig
+from bot.runtime.logs import configure
+from cli.main import serve
 from tests.fakes.discord_gateway import running_fake_discord
 from tests.fakes.telegram_api import FakeTelegram
 from tests.telegram.world import World
@@ -98,7 +98,7 @@ async def durak_bot(tmp_path: Path, env: dict[str, str], *args: str) -> tuple[in
         k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "DISCORD", "REDIS", "WEBHOOK"))
     }
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.main", "run", *args, cwd=tmp_path,
+        sys.executable, "-m", "cli.main", "run", *args, cwd=tmp_path,
         env=base | {"DATA_DIR": str(tmp_path / "data"), "PYTHONPATH": str(REPO)} | env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip

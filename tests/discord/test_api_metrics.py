@@ -9,7 +9,7 @@ from collections import Counter
 from yarl import URL
 
 from adapters.discord.tracing import route_of
-from bot import metrics
+from bot.runtime import metrics
 from tests.discord.table import Table
 from tests.prometheus import prometheus  # noqa: F401  (the fixture)
 

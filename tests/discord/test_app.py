@@ -8,9 +8,9 @@ import time
 import pytest
 
 from adapters.discord.app import DiscordSettings, DurakDiscordClient, run_discord
-from bot.main import platform_runner
 from bot.service import GameService
 from bot.timers import Deliveries
+from cli.main import platform_runner
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.discord.table import Table

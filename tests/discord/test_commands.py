@@ -7,6 +7,7 @@ import asyncio
 from adapters.discord.__main__ import sync
 from adapters.discord.app import DiscordSettings, DurakDiscordClient
 from adapters.discord.commands import WORDS, complete
+from bot.commands.table import Place, offered_in
 from bot.context import ServiceConfig
 from bot.service import GameService
 from core import Settings
@@ -14,7 +15,7 @@ from storage.store import RedisGameStore
 from tests.discord.table import Table, labels_of, text_of
 from tests.fakes.discord_gateway import FakeDiscord
 
-SUBCOMMANDS = {"new", "join", "leave", "start", "cancel", "stats", "me", "rules", "settings", "help"}
+SUBCOMMANDS = {spec.discord.name for spec in offered_in(Place.DISCORD) if spec.discord is not None}
 
 
 async def test_the_group_is_synced_once_with_every_subcommand_localised_in_russian_and_italian(

@@ -8,7 +8,7 @@ never queue in front of a table edit; the per-user limit is what keeps a flood f
 from __future__ import annotations
 
 from adapters.discord.hands import HandRegistry
-from bot.ratelimit import COMMAND_BURST, command_limiter
+from bot.runtime.ratelimit import COMMAND_BURST, command_limiter
 from tests.discord.table import Table
 
 LIMITED = "Too many commands: wait a moment."

@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-ENTRY = [sys.executable, "-m", "bot.main"]  # the same main() the durak-bot console script calls
+ENTRY = [sys.executable, "-m", "cli.main"]  # the same main() the durak-bot console script calls
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import fakeredis
 import pytest
 
-import bot.moves
+import bot.game.moves
 from adapters.local import CHAT_ID, PLATFORM
 from adapters.local.screen import Screen
 from adapters.local.terminal import PlayOptions, TerminalGame
@@ -47,13 +47,13 @@ class TypedLines:
 
 def stacked_deal(monkeypatch: pytest.MonkeyPatch, deck: Sequence[Card]) -> None:
     """The next game the service starts is dealt from ``deck`` (seat 0 is the person at the terminal)."""
-    deal = bot.moves.new_game
+    deal = bot.game.moves.new_game
 
     def dealt_from_deck(settings: Settings, players: Sequence[str], **options: object) -> Game:
         options.pop("seed", None)
         return deal(settings, players, deck=deck, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(bot.moves, "new_game", dealt_from_deck)
+    monkeypatch.setattr(bot.game.moves, "new_game", dealt_from_deck)
 
 
 class TerminalTable:

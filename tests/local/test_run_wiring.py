@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import main as cli
-from bot.runtime import YOUNG_THRESHOLD
+from bot.runtime.gc_tuning import YOUNG_THRESHOLD
+from cli import main as cli
 from tests.local import fake_platforms
 
 
@@ -51,7 +51,7 @@ def test_both_tokens_start_both_platforms_on_one_service_and_store(
 def test_run_decides_ai_in_worker_processes_that_end_with_it(
     bot_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.ai_pool import AiPool
+    from bot.runtime.ai_pool import AiPool
 
     monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
     monkeypatch.setattr(cli, "PLATFORM_MODULES", {"telegram": ("tests.local.fake_platforms", "run_telegram")})
@@ -95,7 +95,7 @@ def test_blank_tokens_in_a_copied_env_file_count_as_unset(
 
 
 def test_run_limits_presses_and_commands_per_user(bot_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.ratelimit import COMMAND_BURST, COMMAND_RATE
+    from bot.runtime.ratelimit import COMMAND_BURST, COMMAND_RATE
 
     monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
     monkeypatch.setattr(cli, "PLATFORM_MODULES", {"telegram": ("tests.local.fake_platforms", "run_telegram")})

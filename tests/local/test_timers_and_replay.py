@@ -54,7 +54,7 @@ async def test_two_timer_loops_handle_every_deadline_once_and_abandoned_games_st
 
     async def deliver(due: TimerDue, effects: list[Effect]) -> None:
         if not due.version:
-            return  # a loop's first pass shows the games again (bot/recovery.py), no deadline
+            return  # a loop's first pass shows the games again (bot/game/catch_up.py), no deadline
         handled[(due.chat_id, due.version)] += 1
         if any(isinstance(e, Notice) for e in effects):
             finished.add(due.chat_id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from adapters.telegram import delivery
-from bot.main import main
+from cli.main import main
 from tests.fakes.telegram_model import Clock
 
 SPEED = 1000

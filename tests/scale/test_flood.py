@@ -17,7 +17,7 @@ from bot.context import ServiceConfig
 from bot.effects import Alert
 from bot.i18n import translator
 from bot.inputs import Press, User
-from bot.ratelimit import PressLimiter
+from bot.runtime.ratelimit import PressLimiter
 from bot.service import GameService
 from storage.keys import ChatRef
 from storage.store import RedisGameStore

@@ -9,9 +9,9 @@ import urllib.request
 
 import pytest
 
-from bot import metrics
-from bot.logs import JsonFormatter, PlainFormatter
-from bot.ratelimit import PressLimiter
+from bot.runtime import metrics
+from bot.runtime.logs import JsonFormatter, PlainFormatter
+from bot.runtime.ratelimit import PressLimiter
 from bot.service import GameService
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB

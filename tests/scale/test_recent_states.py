@@ -195,6 +195,6 @@ async def test_a_press_applied_elsewhere_and_redelivered_to_a_process_with_the_o
     again = await one.handle(press)  # one's copy still shows the move as legal: only the save can tell
     assert [e.text for e in again if isinstance(e, Alert)] == [
         "That button is out of date: use the newest message."
-    ]  # and the screens are shown again as stored (bot/moves.py stale_press), not moved on
+    ]  # and the screens are shown again as stored (bot/game/moves.py stale_press), not moved on
     assert {e.version for e in again if isinstance(e, ShowTable | ShowHand)} <= {version + 1}
     assert (await one.store.load(chat)).version == version + 1

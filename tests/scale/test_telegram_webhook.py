@@ -176,8 +176,9 @@ async def test_two_webhook_processes_share_the_updates_play_a_whole_game_and_app
     assert isinstance(session.header, Finished), "the game ended"
     assert duplicated, "a redelivered update was tested"
     assert all(len(ids) >= 5 for ids in seen.values()), {p: len(v) for p, v in seen.items()}
-    # the only refusals: the process that lost the race answers the already answered query (Telegram says 400),
-    # and shows the presser the screens again (bot/moves.py stale_press), which the winner had just shown
+    # the only refusals: the process that lost the race answers the already answered query (Telegram says
+    # 400), and shows the presser the screens again (bot/game/moves.py stale_press), which the winner had just
+    # shown
     errors = [
         e
         for e in fake.errors

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from adapters.telegram.app import TelegramBot
-from bot import metrics
-from bot.config import BotConfig
 from bot.context import ServiceConfig
+from bot.runtime import metrics
+from bot.runtime.config import BotConfig
 from bot.service import GameService
 from storage.connect import client_for_url
 from storage.store import RedisGameStore

@@ -1,5 +1,5 @@
 """The index of chats with a game running, kept by the save script: a process starting up finds every game
-it may have to re-render there (bot/recovery.py) without scanning the keyspace."""
+it may have to re-render there (bot/game/catch_up.py) without scanning the keyspace."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.effects import Notice
-from bot.ratelimit import command_limiter
+from bot.runtime.ratelimit import command_limiter
 from tests.fakes.telegram_api import CallRecord
 from tests.fakes.telegram_model import FakeChat, FakeUser
 from tests.telegram.world import World

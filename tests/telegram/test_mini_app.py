@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Collection
 
 from adapters.telegram.miniapp import MiniApp
-from bot.app_screens import resume_on_close
 from bot.buttons import Move
 from bot.context import ServiceConfig
 from bot.i18n import translator
@@ -21,6 +20,7 @@ from bot.inputs import Press, User
 from bot.payloads import Payload
 from bot.render.table import render_table
 from bot.session import Finished, Playing
+from bot.timers import resume_on_close
 from storage.keys import ChatRef
 from tests.fakes.telegram_model import FakeChat, FakeUser, StoredMessage
 from tests.telegram.world import CARD_RE, World

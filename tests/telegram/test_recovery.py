@@ -1,5 +1,5 @@
 """The Telegram adapter's side of crash recovery: it records what it delivered with the chat, so a process
-starting up knows which screens a dead one never sent (bot/outbox.py, bot/recovery.py)."""
+starting up knows which screens a dead one never sent (bot/outbox.py, bot/game/catch_up.py)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot import metrics
 from bot.effects import Notice
 from bot.render.text import line, message
+from bot.runtime import metrics
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import FakeUser
 from tests.prometheus import Samples, prometheus, scrape, value  # noqa: F401  (the fixture)
@@ -155,7 +155,7 @@ async def test_the_bot_token_never_reaches_the_logs(world_factory: Callable[...,
     import io
     import logging
 
-    from bot.logs import configure
+    from bot.runtime.logs import configure
 
     root = logging.getLogger()
     saved = (root.handlers[:], root.level, logging.getLogger("httpx").level)
@@ -177,12 +177,12 @@ async def test_durak_bot_run_webhook_serves_telegram_by_webhook(
     fake_redis: object,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`durak-bot run --webhook` (bot/main.py) hands webhook mode to the Telegram adapter: it registers its
+    """`durak-bot run --webhook` (cli/main.py) hands webhook mode to the Telegram adapter: it registers its
     webhook with the secret, never long-polls, and answers the updates POSTed to its port."""
     import gc
 
-    from bot import main as cli
-    from bot.config import BotConfig
+    from bot.runtime.config import BotConfig
+    from cli import main as cli
     from storage.store import RedisGameStore
     from tests.telegram.world import free_port
 

@@ -19,8 +19,8 @@ from telegram import Update
 from telegram.ext import TypeHandler
 
 from adapters.telegram.app import TelegramBot
-from bot.config import BotConfig
 from bot.context import ServiceConfig
+from bot.runtime.config import BotConfig
 from bot.service import GameService
 from bot.session import ChatSession, Finished, Playing
 from core import Action, Game, Kind, Settings, new_game

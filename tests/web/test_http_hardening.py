@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.ratelimit import PressLimiter
+from bot.runtime.ratelimit import PressLimiter
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import game_now, stacked_game

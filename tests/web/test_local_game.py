@@ -94,7 +94,7 @@ async def test_a_move_on_the_page_is_answered_by_the_ai_players(served_game: str
 
 
 def test_play_takes_web_port_and_no_browser() -> None:
-    from bot.main import parser
+    from cli.main import parser
 
     args = parser().parse_args(
         ["play", "transfer", "--web", "--port", "8765", "--no-browser", "--players", "3"]

@@ -13,8 +13,8 @@ import pytest
 from aiohttp import web
 
 from adapters.web.links import parse_replay_ref, replay_ref
-from bot.archive import first_position
-from bot.ratelimit import PressLimiter
+from bot.game.archive import first_position
+from bot.runtime.ratelimit import PressLimiter
 from storage.keys import archive_key
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness

@@ -21,10 +21,10 @@ import pytest
 from adapters.web.live import CLOSE_TOO_SLOW
 from adapters.web.presence import open_pages
 from adapters.web.server import WebFrontEnd
-from bot.app_screens import resume_on_close
 from bot.decision import GAME_TTL
 from bot.effects import Effect, ShowHand
 from bot.inputs import TimerDue
+from bot.timers import resume_on_close
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness

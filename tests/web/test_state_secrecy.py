@@ -7,7 +7,7 @@ import json
 import re
 
 from adapters.web.state import viewer_state
-from bot.archive import FinalGame
+from bot.game.archive import FinalGame
 from bot.session import ChatSession, Finished
 from core import Card, Game
 from core.cards import CARDS

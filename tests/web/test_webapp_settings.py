@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from bot.config import BotConfig
-from bot.main import config_problems, main
+from bot.runtime.config import BotConfig
+from cli.main import config_problems, main
 from tests.bot.test_config import bare_env, config  # noqa: F401  (the fixture)
 
 APP = {"telegram_token": "1:x", "webapp_url": "https://durak.example.net/app", "webapp_name": "table"}

@@ -16,12 +16,12 @@ from bot.buttons import ConfirmSurrender
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert, Button, Reply
+from bot.game.lobby import game_cancelled
+from bot.game.moves import apply_and_settle
+from bot.game.seats import seat_of
 from bot.inputs import User
-from bot.lobby import game_cancelled
-from bot.moves import apply_and_settle
 from bot.payloads import Payload
 from bot.render.text import bold, line, message
-from bot.seats import seat_of
 from bot.session import ChatSession, Playing
 from core import Action
 
@@ -29,10 +29,10 @@ CONFIRM_SECONDS = 30
 
 
 def cancel(ctx: Context, session: ChatSession, user: User) -> Decision:
-    """`/cancel` of a running game by its creator or an admin. A game that rates people (`ratings.compares_people`)
-    is the surrender question for a canceller still holding cards, and cannot be cancelled by one who is out
-    (the others' places still count); anyone else (an admin not playing, a game of one person with AI
-    seats) stops it and nothing is recorded."""
+    """`/cancel` of a running game by its creator or an admin. A game that rates people
+    (`ratings.compares_people`) is the surrender question for a canceller still holding cards, and cannot be
+    cancelled by one who is out (the others' places still count); anyone else (an admin not playing, a game of
+    one person with AI seats) stops it and nothing is recorded."""
     header, game = session.header, session.game
     assert isinstance(header, Playing) and game is not None
     seat_no = seat_of(header, user.id)

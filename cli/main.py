@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import ValidationError
 
 from bot.adapter import SERVED_PLATFORMS, RunPlatform
-from bot.config import BotConfig
+from bot.runtime.config import BotConfig
 
 if TYPE_CHECKING:
     from storage.store import GameStore
@@ -119,10 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     if config is None:
         return 2
     quiet = args.command in ("play", "demo", "replay") and config.log_level != "DEBUG"
-    from bot.logs import configure
+    from bot.runtime.logs import configure
 
     level = logging.WARNING if quiet else config.log_level
-    configure(level, config.log_format, config=config)  # json, secrets masked: see bot/logs.py
+    configure(level, config.log_format, config=config)  # json, secrets masked: see bot/runtime/logs.py
     commands: dict[str, Callable[[BotConfig, argparse.Namespace], Coroutine[Any, Any, int]]] = {
         "play": play,
         "demo": demo,
@@ -328,10 +328,10 @@ async def check(config: BotConfig, store: GameStore) -> int:
 
 async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatform]) -> int:
     """Every configured platform in this one process, beside one turn-timer loop for all of them."""
-    from bot.ai_pool import AiPool, hint_limiter
     from bot.context import ServiceConfig
-    from bot.ratelimit import PressLimiter, command_limiter
-    from bot.runtime import tune_garbage_collector
+    from bot.runtime.ai_pool import AiPool, hint_limiter
+    from bot.runtime.gc_tuning import tune_garbage_collector
+    from bot.runtime.ratelimit import PressLimiter, command_limiter
     from bot.service import GameService
     from bot.timers import Deliveries, run_timers
     from storage.store import RedisGameStore
@@ -345,7 +345,7 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
             start_wait=config.start_wait,
             app_platforms=app_platforms(config),  # "Open table" buttons (docs/webapp.md)
         ),
-        limiter=PressLimiter(),  # per process: see bot/ratelimit.py
+        limiter=PressLimiter(),  # per process: see bot/runtime/ratelimit.py
         ai=ai,
         hint_limiter=hint_limiter(),
         commands=command_limiter(),  # a flood of commands costs neither Redis calls nor group messages
@@ -417,7 +417,7 @@ def start_metrics(
     started here, or None."""
     if not config.metrics:
         return None
-    from bot import metrics
+    from bot.runtime import metrics
 
     try:
         enabled = metrics.enable()
@@ -455,7 +455,7 @@ async def as_awaitable(result: Awaitable[None] | None) -> None:
 
 async def replay(config: BotConfig, args: argparse.Namespace) -> int:
     from adapters.local.replay import print_replay
-    from bot.archive import ArchiveError
+    from bot.game.archive import ArchiveError
     from storage.errors import StoreUnavailable
 
     places = [(config.redis_url, config.data_dir), (None, local_data_dir(config))]

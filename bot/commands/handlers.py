@@ -1,45 +1,94 @@
-"""What each command does: one async handler per command, named in the table of `bot.commands`.
+"""What each command does: one async handler per command, registered under the table's name in `HANDLERS`.
 
-A handler gets the service and the `Command` and returns the effects. Most decide on the chat's stored
-record through `GameService.decide_command` (load, pure decision, compare-and-set save); the few that
-need no game state (`/stats`, `/me`, `/settings`, `/help`) read or write the store directly and skip that path.
+A handler gets a `CommandDesk` (the part of the service a command needs: deciding on the chat's record, the
+store calls of `ChatBook`, the /hint limiter and the AI pool) and the `Command`, and returns the effects.
+Most decide on the chat's stored record through `CommandDesk.decide_command` (load, pure decision,
+compare-and-set save); the few that need no game state (`/stats`, `/me`, `/settings`, `/help`) read or
+write the store directly and skip that path. `tests/bot/test_command_table.py` checks that the table's
+names and `HANDLERS` are the same set.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from bot import buttons, metrics, repair, surrender
-from bot import lobby as lobby_logic
+from bot import buttons
+from bot.commands.table import COMMANDS, command_named, spelled
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply
-from bot.hint import hint_for
+from bot.game import lobby as lobby_logic
+from bot.game import surrender
+from bot.game.hint import hint_for
 from bot.i18n import LANGUAGES, translator
 from bot.inputs import Command
 from bot.render.personal import render_me
 from bot.render.rules import render_rules, settings_problem
 from bot.render.summary import render_help, render_stats
 from bot.render.text import line, message
+from bot.runtime import metrics
+from bot.runtime import unusable as repair
+from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Finished, Lobby, Playing
 from core import Settings, SettingsError
 from core.settings import accepted_words
 from storage.keys import ChatRef
+from storage.models import ChatRecord, PersonalRecord, PlayerStats
 
-if TYPE_CHECKING:
-    from bot.service import GameService
+if TYPE_CHECKING:  # a type only: the pool's module starts worker processes
+    from bot.runtime.ai_pool import AiPool, Prepare
+
+Decide = Callable[[Context, ChatSession | None, Command], Decision]
+
+
+class ChatBook(Protocol):
+    """The store calls a command makes: a chat's record and default settings, its standings and seasons."""
+
+    async def load(self, chat: ChatRef) -> ChatRecord: ...
+
+    async def replace_chat_words(self, chat: ChatRef, read: str, words: str) -> bool: ...
+
+    async def set_chat_settings(
+        self, chat: ChatRef, words: str | None = None, lang: str | None = None
+    ) -> None: ...
+
+    async def stats(self, chat: ChatRef, limit: int = 20, season: int = 1) -> list[PlayerStats]: ...
+
+    async def most_often_durak(self, chat: ChatRef, limit: int = 3, season: int = 1) -> list[PlayerStats]: ...
+
+    async def personal(self, chat: ChatRef, user_id: str, season: int = 1) -> PersonalRecord: ...
+
+    async def new_season(self, chat: ChatRef) -> int: ...
+
+
+class CommandDesk(Protocol):
+    """What a command handler is given of the service (`bot.service.GameService` is one)."""
+
+    @property
+    def store(self) -> ChatBook: ...
+
+    @property
+    def hint_limiter(self) -> PressLimiter | None: ...
+
+    @property
+    def ai(self) -> AiPool | None: ...
+
+    async def decide_command(
+        self, command: Command, decide: Decide, prepare: Prepare | None = None
+    ) -> list[Effect]: ...
+
+
+Handler = Callable[[CommandDesk, Command], Awaitable[list[Effect]]]
+
 
 SEASON_WORD = "season"  # a chat setting (/settings season=new) and a /stats word, never a rule of the game
-
-Handler = Callable[["GameService", Command], Awaitable[list[Effect]]]
-Decide = Callable[[Context, ChatSession | None, Command], Decision]
 
 
 def decided(decide: Decide) -> Handler:
     """A handler that decides on the chat's stored record: the usual path of a command."""
 
-    async def handler(service: GameService, command: Command) -> list[Effect]:
+    async def handler(service: CommandDesk, command: Command) -> list[Effect]:
         return await service.decide_command(command, decide)
 
     return handler
@@ -48,7 +97,7 @@ def decided(decide: Decide) -> Handler:
 # ---- answered without the game ---------------------------------------------------------------------
 
 
-async def stats(service: GameService, command: Command) -> list[Effect]:
+async def stats(service: CommandDesk, command: Command) -> list[Effect]:
     """The current season's standings, or an earlier season's with ``season=1``."""
     chat = ChatRef(command.platform, command.chat_id)
     record = await service.store.load(chat)
@@ -64,9 +113,7 @@ async def stats(service: GameService, command: Command) -> list[Effect]:
 
 
 def season_stats(platform: str, season: int) -> str:
-    """``/stats season=N`` as ``platform`` offers it (`bot.commands.spelled`)."""
-    from bot.commands import spelled  # the table names the handlers: imported when the table exists
-
+    """``/stats season=N`` as ``platform`` offers it (`bot.commands.table.spelled`)."""
     return spelled("stats", platform, SEASON_WORD, str(season))
 
 
@@ -81,7 +128,7 @@ def asked_season(words: str, current: int) -> int | None:
     return int(number)
 
 
-async def me(service: GameService, command: Command) -> list[Effect]:
+async def me(service: CommandDesk, command: Command) -> list[Effect]:
     """The asker's own record in this chat, for their eyes only: in their private chat on Telegram,
     ephemeral on Discord."""
     chat = ChatRef(command.platform, command.chat_id)
@@ -92,22 +139,20 @@ async def me(service: GameService, command: Command) -> list[Effect]:
     return [Reply(chat.chat_id, text, private=True, user_id=command.user.id, asked_for=True)]
 
 
-async def help_(service: GameService, command: Command) -> list[Effect]:
-    from bot.commands import COMMANDS  # the table names this handler: imported when the table exists
-
+async def help_(service: CommandDesk, command: Command) -> list[Effect]:
     chat = ChatRef(command.platform, command.chat_id)
     record = await service.store.load(chat)
     tr = translator(record.lang or command.user.lang)
     return [Reply(chat.chat_id, render_help(COMMANDS, accepted_words(), tr))]
 
 
-async def settings(service: GameService, command: Command) -> list[Effect]:
-    notes: list[Effect] = []  # defaults dropped because they no longer parse (`bot.repair`)
+async def settings(service: CommandDesk, command: Command) -> list[Effect]:
+    notes: list[Effect] = []  # defaults dropped because they no longer parse (`bot.runtime.unusable`)
     answer = await _settings(service, command, notes)
     return notes + answer
 
 
-async def _settings(service: GameService, command: Command, notes: list[Effect]) -> list[Effect]:
+async def _settings(service: CommandDesk, command: Command, notes: list[Effect]) -> list[Effect]:
     chat = ChatRef(command.platform, command.chat_id)
     record = await repair.loaded(service.store, chat, notes)
     tr = translator(record.lang or command.user.lang)
@@ -148,7 +193,7 @@ async def _settings(service: GameService, command: Command, notes: list[Effect])
     return [Reply(chat.chat_id, message(lines))]
 
 
-async def start(service: GameService, command: Command) -> list[Effect]:
+async def start(service: CommandDesk, command: Command) -> list[Effect]:
     """Telegram sends /start when someone opens the bot's private chat: there it is help; in a group, or
     with words (a deep link the adapter did not take), it starts the lobby's game."""
     if command.private and not command.words:
@@ -156,7 +201,7 @@ async def start(service: GameService, command: Command) -> list[Effect]:
     return await service.decide_command(command, _pressed(buttons.Start()))
 
 
-async def hint(service: GameService, command: Command) -> list[Effect]:
+async def hint(service: CommandDesk, command: Command) -> list[Effect]:
     user = command.user
     if service.hint_limiter is not None and not service.hint_limiter.allow(command.platform, user.id):
         metrics.METRICS.refused(command.platform, "hint_limited")
@@ -235,3 +280,24 @@ def _unknown(ctx: Context, session: ChatSession | None, command: Command) -> Dec
 
 
 unknown = decided(_unknown)
+
+
+HANDLERS: dict[str, Handler] = {  # each command of `bot.commands.table`, by its name
+    "newgame": decided(open_lobby),
+    "join": lobby_button(buttons.Join()),
+    "leave": lobby_button(buttons.Leave()),
+    "start": start,
+    "cancel": lobby_button(buttons.Cancel()),
+    "rules": decided(rules),
+    "settings": settings,
+    "stats": stats,
+    "me": me,
+    "hint": hint,
+    "help": help_,
+}
+
+
+def handler_for(name: str) -> Handler:
+    """The handler of the command typed as ``name`` (any case, an alias too); `unknown` for none."""
+    spec = command_named(name)
+    return HANDLERS[spec.name] if spec is not None else unknown

@@ -1,5 +1,5 @@
-"""An archived game: the record written when a game ends (`archive`, saved by `bot.finish`), and that record
-read back and replayed by the engine, the writer beside its reader so the two agree on the format.
+"""An archived game: the record written when a game ends (`archive`, saved by `bot.game.finish`), and that
+record read back and replayed by the engine, the writer beside its reader so the two agree on the format.
 
 A game's archive (kept 30 days, `storage.store.ARCHIVE_TTL`) holds its settings, seats, seed or deck and log;
 the game is dealt again from them and each logged action applied by `Game.apply`, so nothing here knows a
@@ -15,11 +15,11 @@ from typing import Any
 
 from bot.context import Context
 from bot.effects import Message
-from bot.events import events_of_step, remember
+from bot.game.last_actions import events_of_step, remember
+from bot.game.scoring import points_for
 from bot.i18n import Translator
 from bot.render.summary import render_result
-from bot.scoring import points_for
-from bot.session import Event, Playing, Seat
+from bot.session import Playing, Seat, TableEvent
 from core import Action, Card, Game, Settings, new_game
 from core.cards import CARDS
 from storage.keys import ChatRef
@@ -88,7 +88,7 @@ class FinalGame:
     """A finished game's last position, rebuilt from its archive (the chat stores only who sat where)."""
 
     game: Game
-    events: list[Event]
+    events: list[TableEvent]
 
 
 def seats_of(data: dict[str, Any]) -> list[Seat]:
@@ -121,11 +121,11 @@ def first_position(archive_json: str) -> tuple[dict[str, Any], Game, list[tuple[
     return data, game, log, seats
 
 
-def final_position(archive_json: str) -> tuple[Game, list[Event]]:
+def final_position(archive_json: str) -> tuple[Game, list[TableEvent]]:
     """The archived game as it ended, and the public events of its last steps (as the table showed them):
     what a page shows of a game that is over (the stored chat keeps only who sat where)."""
     _data, game, log, _seats = first_position(archive_json)
-    events: list[Event] = []
+    events: list[TableEvent] = []
     for step in replayed(game, log):
         events = remember(events, events_of_step(step.before, step.seat, step.action, step.after))
         game = step.after

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 from functools import lru_cache
+from typing import Protocol
 
 from pydantic import ValidationError
 
@@ -102,8 +103,16 @@ def usable_words(words: str) -> tuple[str, tuple[str, ...]]:
     return " ".join(kept), tuple(dropped)
 
 
+class ChatDefaults(Protocol):
+    """The store calls that reading a chat's default words takes (`loaded`, `with_usable_defaults`)."""
+
+    async def load(self, chat: ChatRef) -> ChatRecord: ...
+
+    async def replace_chat_words(self, chat: ChatRef, read: str, words: str) -> bool: ...
+
+
 async def with_usable_defaults(
-    store: GameStore, chat: ChatRef, record: ChatRecord, notes: list[Effect]
+    store: ChatDefaults, chat: ChatRef, record: ChatRecord, notes: list[Effect]
 ) -> ChatRecord:
     """The record with its default words cut to those that parse. The cut is stored, and the chat told which
     words were dropped, by the one input that makes it (not if the words changed meanwhile)."""
@@ -124,6 +133,6 @@ async def with_usable_defaults(
     return replace(record, settings=kept or None)
 
 
-async def loaded(store: GameStore, chat: ChatRef, notes: list[Effect]) -> ChatRecord:
+async def loaded(store: ChatDefaults, chat: ChatRef, notes: list[Effect]) -> ChatRecord:
     """`store.load`, with defaults that no longer parse dropped (see `with_usable_defaults`)."""
     return await with_usable_defaults(store, chat, await store.load(chat), notes)

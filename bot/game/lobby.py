@@ -11,14 +11,14 @@ from bot import buttons
 from bot.context import Context
 from bot.decision import LOBBY_TTL, Decision, show
 from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
+from bot.game.moves import start_game
+from bot.game.seats import seat_of
 from bot.i18n import Translator
 from bot.inputs import User
-from bot.moves import start_game
 from bot.names import shown_name
 from bot.render.lobby import render_lobby
 from bot.render.rules import settings_problem
 from bot.render.text import line, message
-from bot.seats import seat_of
 from bot.session import ChatSession, Finished, Lobby, Playing, Seat
 from core import Settings, SettingsError
 
@@ -110,7 +110,7 @@ def lobby_action(
 ) -> Decision:
     """Join, leave, pick a team, add or remove an AI or a seat, start or cancel, through `LOBBY_PRESSES`.
     A refusal answers with its reason; a change answers the presser by itself being shown (a short alert
-    where it says more than the lobby does, else the press's plain acknowledgement, `bot.presses`)."""
+    where it says more than the lobby does, else the press's plain acknowledgement, `bot.game.presses`)."""
     press = LobbyPress(ctx, lobby, user, is_admin, seats_seen)
     return LOBBY_PRESSES[type(button)](press, button)
 

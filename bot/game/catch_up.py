@@ -13,17 +13,17 @@ deadline, and this module decides what that takes, from the stored state:
 
 When something is shown again and the turn deadline passed meanwhile (the bot was down), the deadline moves
 to now + the turn timer, saved with compare-and-set like any decision: nobody is timed out for a screen
-they never had. Pure, like `bot.moves`.
+they never had. Pure, like `bot.game.moves`.
 """
 
 from __future__ import annotations
 
-from bot.clock import next_deadline
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
 from bot.effects import Effect
+from bot.game.clock import next_deadline
+from bot.game.screens import current_hand, current_table
 from bot.outbox import fingerprint, hand_shown, table_behind
-from bot.screens import current_hand, current_table
 from bot.session import ChatSession, Playing
 
 

@@ -12,32 +12,26 @@ app_platforms`), after each saved move (`thinned`):
 - the end of a game, the final table and the result, goes out to the group as always, so the chat ends as
   the game did; the final hands of people on the app do not (the app shows them the result).
 
-When a person's last page closes, `resumed` gives them what the chat held back: their current hand and,
-if it is behind, the table (the store's delivered marks, `bot.outbox`, tell what was shown). The decision is
-here; adapters only deliver what the service returns, and the web adapter tells who has a page open.
+When a person's last page closes (`bot.timers.resume_on_close`), `resumed` gives them what the chat held
+back: their current hand and, if it is behind, the table (the store's delivered marks, `bot.outbox`, tell
+what was shown). The decision is here; adapters only deliver what the service returns, and the web adapter
+tells who has a page open.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
-from typing import TYPE_CHECKING
 
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Effect, ShowHand, ShowTable
-from bot.inputs import TimerDue
+from bot.game.screens import current_hand, current_table
+from bot.game.seats import seat_of
 from bot.outbox import fingerprint, hand_shown, table_behind
-from bot.screens import current_hand, current_table
-from bot.seats import seat_of
 from bot.session import ChatSession, Finished, Playing
 from storage.keys import ChatRef
 
-if TYPE_CHECKING:
-    from bot.service import GameService
-
 OnApp = Callable[[ChatRef], Awaitable[Collection[str]]]  # the user ids with a page of the chat open now
-PagesChanged = Callable[[ChatRef, str, bool], Awaitable[None]]  # (chat, user id, is_open)
-Deliver = Callable[[TimerDue, list[Effect]], Awaitable[None]]  # as `bot.timers.Deliveries`
 
 
 def thinned(effects: list[Effect], session: ChatSession | None, on_app: Collection[str]) -> list[Effect]:
@@ -81,18 +75,3 @@ def resumed(ctx: Context, session: ChatSession | None, user_id: str) -> Decision
     if hand_shown(ctx.record.messages, user_id) != fingerprint(hand.message):
         effects.append(hand)
     return show(*effects)
-
-
-def resume_on_close(service: GameService, deliver: Deliver) -> PagesChanged:
-    """The web adapter's listener for pages opening and closing: when a person's last page of a chat
-    closes, the chat gets back what it held back for them (`GameService.app_closed`), delivered like a
-    deadline's effects to the chat platform's adapter."""
-
-    async def changed(chat: ChatRef, user_id: str, is_open: bool) -> None:
-        if is_open:
-            return
-        effects = await service.app_closed(chat, user_id)
-        if effects:
-            await deliver(TimerDue(chat.platform, chat.chat_id, 0), effects)
-
-    return changed

@@ -8,20 +8,20 @@ from dataclasses import replace
 
 from bot import buttons
 from bot.ai_seats import FALLBACK_LEVEL, choose_ai_action, safe_default
-from bot.clock import clock_mark, next_deadline
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
 from bot.effects import Alert, Notice, ShowHand
-from bot.events import events_of_step, remember
-from bot.fast_taps import made_as_tapped
-from bot.finish import finish
+from bot.game.clock import clock_mark, next_deadline
+from bot.game.fast_taps import made_as_tapped
+from bot.game.finish import finish
+from bot.game.last_actions import events_of_step, remember
+from bot.game.screens import current_hand, current_table, hand_message, screen_changes, trump_change_message
+from bot.game.seats import seat_of, seated, with_seat
 from bot.inputs import User
 from bot.outbox import table_behind
 from bot.payloads import Payload
 from bot.render.refusal import refusal_text
-from bot.screens import current_hand, current_table, hand_message, screen_changes, trump_change_message
-from bot.seats import seat_of, seated, with_seat
-from bot.session import ChatSession, Event, Lobby, Playing
+from bot.session import ChatSession, Lobby, Playing, TableEvent
 from core import Action, Game, Settings, new_game
 from core.reasons import why_illegal
 
@@ -130,9 +130,9 @@ def on_timer(ctx: Context, session: ChatSession) -> Decision:
         return clock_mark(ctx, header, game, seat_no, deadline)
     timeouts = seat.timeouts + 1
     header = with_seat(header, seat_no, timeouts=timeouts, autopilot=timeouts >= 2)
-    extra = [Event(kind="timeout", seat=seat_no)]
+    extra = [TableEvent(kind="timeout", seat=seat_no)]
     if timeouts >= 2:
-        extra.append(Event(kind="autopilot", seat=seat_no))
+        extra.append(TableEvent(kind="autopilot", seat=seat_no))
     header = header.model_copy(update={"events": remember(header.events, extra)})
     return apply_and_settle(ctx, session, header, game, seat_no, safe_default(game, seat_no))
 

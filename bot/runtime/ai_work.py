@@ -1,4 +1,5 @@
-"""What runs in an AI worker process (see bot/ai_pool.py): small on purpose, since every worker imports it.
+"""What runs in an AI worker process (see bot/runtime/ai_pool.py): small on purpose, since every worker
+imports it.
 
 A worker imports this module and `core.ai`, nothing of the bot's I/O, and gets only a seat's `View` and the
 public log. Pickled, that is about 0.8 KB plus 18 bytes per move played (the view carries the seat's events,

@@ -1,7 +1,7 @@
 """Points of a finished game (rules.md §10): the podium, winner takes all, draws, and teams.
 
-Kept apart from the end of a game (`bot.finish`) because the archive's reader (`bot.archive`) scores a
-replayed game the same way, and the game's end writes that archive: one module for both would be a cycle.
+Kept apart from the end of a game (`bot.game.finish`) because the archive's reader (`bot.game.archive`) scores
+a replayed game the same way, and the game's end writes that archive: one module for both would be a cycle.
 """
 
 from __future__ import annotations

@@ -4,13 +4,13 @@ result is said, and the chat gets a finished game to rematch from. Pure: see `De
 from __future__ import annotations
 
 from bot import ratings
-from bot.archive import archive
 from bot.context import Context
 from bot.decision import FINISHED_TTL, Decision
 from bot.effects import Notice
+from bot.game.archive import archive
+from bot.game.scoring import points_for
+from bot.game.screens import screen_changes
 from bot.render.summary import render_result
-from bot.scoring import points_for
-from bot.screens import screen_changes
 from bot.session import ChatSession, Finished, Playing
 from core import Game
 from storage.models import GameOutcome, PlayerOutcome

@@ -6,7 +6,7 @@ as keys of the object, ready for a log pipeline (Loki, CloudWatch, Elastic) to f
 
 Every line passes one `RedactingFilter` on the root logger's handler first, so no token, webhook secret or
 password reaches the output: not in a message, its arguments, its fields, nor an exception's traceback
-(bot/redact.py says what is masked). An uncaught exception's traceback is masked the same way.
+(bot/runtime/redact.py says what is masked). An uncaught exception's traceback is masked the same way.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import traceback
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
-from bot.redact import Redactor, configured_secrets
+from bot.runtime.redact import Redactor, configured_secrets
 
 if TYPE_CHECKING:
-    from bot.config import BotConfig
+    from bot.runtime.config import BotConfig
 
 PLAIN = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

@@ -35,7 +35,7 @@ class NoMetrics:
     def set_active_games(self, platform: str, count: int) -> None: ...
 
     def ai_decided(self, kind: str, source: str) -> None:
-        """An AI move or `/hint` (``kind``) and where its answer came from (see bot/ai_pool.py)."""
+        """An AI move or `/hint` (``kind``) and where its answer came from (see bot/runtime/ai_pool.py)."""
 
     def exposition(self) -> tuple[bytes, str] | None:
         """The text a Prometheus scrape gets and its content type; None: nothing to serve."""

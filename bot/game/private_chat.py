@@ -3,7 +3,7 @@
 Telegram cannot write first to someone who never opened the bot's private chat; the adapter learns it from a
 refused message and learns the opposite when they open that chat. The fact is kept on the seat, so the
 lobby marks the seat and Start waits for it, and a running game holds that person's clock, for at most
-`bot.clock.CLOSED_PAUSE` seconds, rather than time them out before they saw a card. Pure: see `Decision`.
+`bot.game.clock.CLOSED_PAUSE` seconds, rather than time them out before they saw a card. Pure: see `Decision`.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.buttons import Join
-from bot.clock import CLOSED_PAUSE, next_deadline
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
 from bot.effects import Button, Reply
+from bot.game.clock import CLOSED_PAUSE, next_deadline
+from bot.game.lobby import lobby_saved
 from bot.i18n import translator
 from bot.inputs import User
-from bot.lobby import lobby_saved
 from bot.payloads import Payload
 from bot.render.text import line, message
 from bot.session import ChatSession, Lobby, Playing, Seat

@@ -6,10 +6,10 @@ from __future__ import annotations
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Reply
+from bot.game.seats import seat_of
 from bot.inputs import User
 from bot.render.hand import action_label
 from bot.render.text import line, message
-from bot.seats import seat_of
 from bot.session import ChatSession, Playing
 
 

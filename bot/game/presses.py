@@ -1,20 +1,21 @@
 """A press, dispatched by what was pressed and what the chat holds; and answered exactly once.
 
 `bot.payloads.parse` has read the button (`bot.buttons`); here it goes to its handler: a lobby button to the
-lobby's table of presses (`bot.lobby.LOBBY_PRESSES`), a surrender's confirmation and a move to the running
-game, Rematch to the finished one. Every platform wants a press answered (Telegram's callback answer, Discord's
-interaction response): a decision that says nothing to the presser gets the plain acknowledgement here, in
-one place, instead of each handler inserting an empty alert of its own.
+lobby's table of presses (`bot.game.lobby.LOBBY_PRESSES`), a surrender's confirmation and a move to the
+running game, Rematch to the finished one. Every platform wants a press answered (Telegram's callback answer,
+Discord's interaction response): a decision that says nothing to the presser gets the plain acknowledgement
+here, in one place, instead of each handler inserting an empty alert of its own.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from bot import buttons, lobby, moves, surrender
+from bot import buttons
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert
+from bot.game import lobby, moves, surrender
 from bot.inputs import User
 from bot.payloads import Payload
 from bot.session import ChatSession, Finished, Lobby, Playing

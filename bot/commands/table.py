@@ -1,9 +1,11 @@
 """Every command, declared once. The service's dispatch, `/help`, Telegram's menu and command handlers, the
 Discord ``/durak`` subcommands and the terminal's help are all built from `COMMANDS`.
 
-Adding a command: an entry here, its handler in `bot.command_handlers`, and the catalogs (the help text is
-a gettext msgid; `scripts/i18n.sh` extracts it from this file). `tests/bot/test_command_table.py` checks
-that every platform offers exactly the commands this table gives it.
+The table is data and imports no handler: what each command does is registered under its name in
+`bot.commands.handlers.HANDLERS`. Adding a command: an entry here, its handler there, and the catalogs (the
+help text is a gettext msgid; `scripts/i18n.sh` extracts it from this file). `tests/bot/test_command_table.py`
+checks that every platform offers exactly the commands this table gives it, and that every name has a
+handler.
 """
 
 from __future__ import annotations
@@ -11,9 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from bot import buttons
-from bot import command_handlers as handlers
-from bot.command_handlers import Handler
 from storage import keys
 
 
@@ -65,10 +64,10 @@ class OnDiscord:
 
 @dataclass(frozen=True)
 class CommandSpec:
-    """One command: what it is called, what does it, who may use it, and where it is offered."""
+    """One command: what it is called, who may use it, and where it is offered (what it does is its
+    handler's, `bot.commands.handlers.HANDLERS[name]`)."""
 
     name: str  # what is typed after the slash on Telegram and in the terminal
-    handler: Handler
     help: str  # msgid: the line in /help and the description in Telegram's menu
     args: str = ""  # shown after the name in /help, e.g. "[words]"
     aliases: tuple[str, ...] = ()  # other names the service answers to
@@ -96,7 +95,6 @@ class CommandSpec:
 
 NEWGAME = CommandSpec(
     "newgame",
-    handlers.decided(handlers.open_lobby),
     _("open a lobby, e.g. /newgame transfer neighbours"),
     args="[words]",
     aliases=("new",),
@@ -111,7 +109,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     NEWGAME,
     CommandSpec(
         "join",
-        handlers.lobby_button(buttons.Join()),
         _("join the open lobby"),
         discord=OnDiscord(
             p_("Discord command", "join"),
@@ -120,7 +117,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "leave",
-        handlers.lobby_button(buttons.Leave()),
         _("leave the lobby; during a game: surrender"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
@@ -130,7 +126,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "start",
-        handlers.start,
         _("start the game"),
         discord=OnDiscord(
             p_("Discord command", "start"),
@@ -139,7 +134,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "cancel",
-        handlers.lobby_button(buttons.Cancel()),
         _("close the lobby or stop the game (creator or admin)"),
         who=Who.ADMIN,
         places=EVERY_CHAT | {Place.TERMINAL},
@@ -150,7 +144,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "rules",
-        handlers.decided(handlers.rules),
         _("the rules in force"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
@@ -160,7 +153,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "settings",
-        handlers.settings,
         _("this chat's default rules and language (admins)"),
         args="[words]",
         who=Who.ADMIN,
@@ -172,7 +164,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "stats",
-        handlers.stats,
         _("the standings of this chat by rating, with durak counts; season=1 for an earlier season"),
         args="[season=N]",
         places=EVERY_CHAT | {Place.TERMINAL},
@@ -185,7 +176,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "me",
-        handlers.me,
         _("your own record in this chat: rating, trend, rivals (sent to you only)"),
         places=EVERY_CHAT | {Place.TERMINAL},
         discord=OnDiscord(
@@ -195,14 +185,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "hint",
-        handlers.hint,
         _("a suggestion for your move (private chat)"),
         who=Who.PRIVATE,
         places=frozenset({Place.TELEGRAM, Place.TERMINAL}),  # Discord has no private practice chats
     ),
     CommandSpec(
         "help",
-        handlers.help_,
         _("how to play and all commands"),
         in_help=False,
         lists_commands=True,

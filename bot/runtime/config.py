@@ -9,7 +9,7 @@ from typing import Literal, get_args
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.adapter import SERVED_PLATFORMS
+from bot.platforms import SERVED_PLATFORMS
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LogFormat = Literal["plain", "json"]

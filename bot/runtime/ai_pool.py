@@ -3,7 +3,7 @@
 `durak-bot run` serves every chat of both platforms from one event loop, and a hard AI decision takes
 100-300 ms of CPU (`/hint` about 160 ms): made on the loop, it would stall every other chat that long. So
 before deciding a timer of an AI seat (or `/hint`) the service asks this pool (`GameService(ai=...)`). The
-seat's `View` and the public log go to a worker process (a few KB pickled, see `bot.ai_work`), which
+seat's `View` and the public log go to a worker process (a few KB pickled, see `bot.runtime.ai_work`), which
 runs the very `core.ai` player the inline path runs, seeded by `decision_seed(game, step)`:
 any process gives the same move. The answer reaches the pure decision through `Context.ai` (`AiAnswers`).
 
@@ -27,13 +27,21 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from bot import metrics
-from bot.ai_seats import FALLBACK_LEVEL, OFF_LOOP, AiAnswers, AiKey, Ranking, choose_ai_action, decision_seed
-from bot.ai_work import HINT, AiJob, AiResult, start_worker, work, worker_ready
-from bot.config import default_ai_workers
+from bot.ai_seats import (
+    FALLBACK_LEVEL,
+    OFF_LOOP,
+    AiAnswers,
+    AiKey,
+    Ranking,
+    choose_ai_action,
+    decision_seed,
+)
 from bot.context import Context
-from bot.ratelimit import PressLimiter
-from bot.seats import seat_of
+from bot.game.seats import seat_of
+from bot.runtime import metrics
+from bot.runtime.ai_work import HINT, AiJob, AiResult, start_worker, work, worker_ready
+from bot.runtime.config import default_ai_workers
+from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Playing
 from core import Action, Game
 

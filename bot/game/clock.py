@@ -8,8 +8,8 @@ from __future__ import annotations
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision
 from bot.effects import Effect, Reply
+from bot.game.screens import current_hand
 from bot.render.text import line, message
-from bot.screens import current_hand
 from bot.session import ChatSession, Playing, Seat
 from core import Game
 

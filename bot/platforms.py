@@ -1,0 +1,53 @@
+"""The platforms `durak-bot run` can serve, declared once: read by the entry point (cli/main.py), the
+configuration (`BotConfig.platforms`), the masking of secrets in logs (bot/runtime/redact.py) and the
+adapters' contract (`bot.adapter`). Data only: a platform's code is imported when it is served."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage.keys import DISCORD, TELEGRAM
+
+
+@dataclass(frozen=True, slots=True)
+class ServedPlatform:
+    """A platform `durak-bot run` can serve: read by the entry point (cli/main.py), the configuration
+    (`BotConfig.platforms`) and the masking of secrets in logs (bot/runtime/redact.py)."""
+
+    id: str  # the platform id in storage/keys.py
+    name: str  # how `durak-bot run` and `BotConfig.platforms` name it: "telegram"
+    module: str  # imported only when served: an installation may lack the other platforms' libraries
+    entry: str  # the module's `RunPlatform` function
+    token_setting: str  # the environment variable holding the token
+    token_field: str  # the `BotConfig` field holding the token
+    token_help: str  # where to get a token, for `durak-bot run` without any
+    refusal: tuple[str, str]  # (module, exception) raised when the platform refuses the token at start
+
+    def token(self, config: object) -> str | None:
+        """The token as ``config`` (a `BotConfig`) holds it, None when unset."""
+        value = getattr(config, self.token_field)
+        return value if isinstance(value, str) and value else None
+
+
+SERVED_PLATFORMS: tuple[ServedPlatform, ...] = (
+    ServedPlatform(
+        id=TELEGRAM,
+        name="telegram",
+        module="adapters.telegram.app",
+        entry="run_telegram",
+        token_setting="TELEGRAM_TOKEN",
+        token_field="telegram_token",
+        token_help="the token @BotFather gives you (https://t.me/BotFather, /newbot)",
+        refusal=("telegram.error", "InvalidToken"),
+    ),
+    ServedPlatform(
+        id=DISCORD,
+        name="discord",
+        module="adapters.discord.app",
+        entry="run_discord",
+        token_setting="DISCORD_TOKEN",
+        token_field="discord_token",
+        token_help="the bot token of your application (https://discord.com/developers/applications)",
+        refusal=("discord.errors", "LoginFailure"),
+    ),
+)
