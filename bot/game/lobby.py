@@ -67,10 +67,12 @@ def open_lobby(
     return lobby_saved(ctx, lobby, new_message=True)
 
 
-def lobby_saved(ctx: Context, lobby: Lobby, *extra: Alert, new_message: bool = False) -> Decision:
+def lobby_saved(ctx: Context, lobby: Lobby, *first: Effect, new_message: bool = False) -> Decision:
+    """The lobby saved and drawn again, after ``first`` (the presser's answer, a request to open a private
+    chat)."""
     rendered = render_lobby(lobby, ctx.chat_id, capacity(lobby.words), ctx.tr(lobby.lang), ctx.opens_app)
     table = ShowTable(ctx.chat_id, rendered, lobby.lobby_id, new_message=new_message)
-    return Decision(effects=[*extra, table], save=True, session=ChatSession(header=lobby), ttl=LOBBY_TTL)
+    return Decision(effects=[*first, table], save=True, session=ChatSession(header=lobby), ttl=LOBBY_TTL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ lobby marks the seat and Start waits for it, and a running game holds that perso
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.buttons import Join
 from bot.context import Context
@@ -36,11 +37,7 @@ def private_chat(ctx: Context, session: ChatSession | None, user_id: str, is_ope
     seats[seat_no] = seats[seat_no].model_copy(update={"private_closed_at": None if is_open else ctx.now})
     if isinstance(header, Lobby):
         lobby = header.model_copy(update={"seats": seats})
-        if is_open:
-            return lobby_saved(ctx, lobby)
-        decision = lobby_saved(ctx, lobby)
-        decision.effects.insert(0, open_me(ctx, lobby, seats[seat_no]))
-        return decision
+        return lobby_saved(ctx, lobby, *([] if is_open else [open_me(ctx, lobby, seats[seat_no])]))
     assert session is not None and session.game is not None
     game = session.game
     playing = header.model_copy(update={"seats": seats})
@@ -73,11 +70,8 @@ def opened_first(
         if not opened.save:
             return then(ctx, session)
         after = then(ctx, opened.session)
-        if after.save:
-            after.effects[:0] = opened.effects
-            return after
-        opened.effects.extend(after.effects)
-        return opened
+        both = [*opened.effects, *after.effects]
+        return replace(after if after.save else opened, effects=both)
 
     return decide
 

@@ -18,12 +18,10 @@ import threading
 import time
 import traceback
 from types import TracebackType
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
+from bot.runtime.config import BotConfig
 from bot.runtime.redact import Redactor, configured_secrets
-
-if TYPE_CHECKING:
-    from bot.runtime.config import BotConfig
 
 PLAIN = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

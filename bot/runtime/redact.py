@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from bot.platforms import SERVED_PLATFORMS
-
-if TYPE_CHECKING:
-    from bot.runtime.config import BotConfig
+from bot.runtime.config import BotConfig
 
 MASK = "***"
 MIN_SECRET = 4  # shorter configured values are not masked by value (every "ab" in a log would go); the
