@@ -103,6 +103,10 @@ class Playing(Stored):
         None  # seconds left as the acting hand last showed them (None: the turn's length)
     )
     events: list[TableEvent] = Field(default_factory=list)
+    # the deal's commitment, shown from the start, and its secret salt, revealed with the result
+    # (`core.commitment`, docs/fairness.md); empty for games started before deals were committed
+    deal_commitment: str = Field(default="", exclude_if=lambda value: not value)
+    deal_salt: str = Field(default="", exclude_if=lambda value: not value)
 
 
 class Finished(Stored):

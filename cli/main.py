@@ -1,4 +1,5 @@
-"""`durak-bot`: play in the terminal, watch a demo game, serve Telegram/Discord, or replay an archived game.
+"""`durak-bot`: play in the terminal, watch a demo game, serve Telegram/Discord, replay an archived game or
+check its deal.
 
 Wiring happens here and only here: read the configuration, open the store, build the service, start the
 adapters and the turn-timer loop. Nothing connects or reads the environment at import time.
@@ -56,7 +57,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="durak-bot", description="The card game Durak: terminal, Telegram, Discord."
     )
-    commands = top.add_subparsers(dest="command", required=True, metavar="{play,demo,run,replay}")
+    commands = top.add_subparsers(dest="command", required=True, metavar="{play,demo,run,replay,verify}")
 
     play = commands.add_parser("play", help="play against AI players in this terminal")
     play.add_argument(
@@ -90,6 +91,8 @@ def parser() -> argparse.ArgumentParser:
         "--webhook", action="store_true", help="Telegram by webhook (needs WEBHOOK_URL and PORT)"
     )
 
+    verify = commands.add_parser("verify", help="check that an archived game's deal was not changed")
+    verify.add_argument("game_id", help="the id printed after the game (also in the archive)")
     replay = commands.add_parser("replay", help="print an archived game step by step")
     replay.add_argument("game_id", help="the id printed after the game (also in the archive)")
     replay.add_argument("--lang", choices=LANGS, default="en")
@@ -118,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config()
     if config is None:
         return 2
-    quiet = args.command in ("play", "demo", "replay") and config.log_level != "DEBUG"
+    quiet = args.command in ("play", "demo", "replay", "verify") and config.log_level != "DEBUG"
     from bot.runtime.logs import configure
 
     level = logging.WARNING if quiet else config.log_level
@@ -128,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         "demo": demo,
         "run": run,
         "replay": replay,
+        "verify": verify,
     }
     try:
         return asyncio.run(commands[args.command](config, args))
@@ -453,9 +457,9 @@ async def as_awaitable(result: Awaitable[None] | None) -> None:
 # ---- replay -------------------------------------------------------------------------------------------
 
 
-async def replay(config: BotConfig, args: argparse.Namespace) -> int:
-    from adapters.local.replay import print_replay
-    from bot.game.archive import ArchiveError
+async def archived_record(config: BotConfig, game_id: str) -> str | None:
+    """A finished game's archive record, from the configured Redis or the terminal's own data; None (with
+    the reason printed) when there is none or Redis does not answer."""
     from storage.errors import StoreUnavailable
 
     places = [(config.redis_url, config.data_dir), (None, local_data_dir(config))]
@@ -464,23 +468,64 @@ async def replay(config: BotConfig, args: argparse.Namespace) -> int:
             continue
         opened = await open_store_or_explain(redis_url, data_dir)
         if opened is None:
-            return 1
+            return None
         store, close = opened
         try:
-            archived = await store.archived_game(args.game_id)
+            archived = await store.archived_game(game_id)
         except StoreUnavailable as error:
             print(f"Redis is not answering: {error}", file=sys.stderr)
-            return 1
+            return None
         finally:
             await close()
         if archived:
-            try:
-                print_replay(archived, sys.stdout, args.lang)
-            except ArchiveError as error:
-                print(str(error), file=sys.stderr)
-                return 1
-            return 0
-    print(f"No archived game {args.game_id!r} (games are kept 30 days after they end).", file=sys.stderr)
+            return archived
+    print(f"No archived game {game_id!r} (games are kept 30 days after they end).", file=sys.stderr)
+    return None
+
+
+async def replay(config: BotConfig, args: argparse.Namespace) -> int:
+    from adapters.local.replay import print_replay
+    from bot.game.archive import ArchiveError
+
+    archived = await archived_record(config, args.game_id)
+    if archived is None:
+        return 1
+    try:
+        print_replay(archived, sys.stdout, args.lang)
+    except ArchiveError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    return 0
+
+
+# ---- verify -------------------------------------------------------------------------------------------
+
+
+async def verify(config: BotConfig, args: argparse.Namespace) -> int:
+    """Check a finished game's deal offline: the revealed order and salt give the seal shown at the start,
+    and the recorded game replays from that order to the announced result (docs/fairness.md)."""
+    from bot.game.archive import ArchiveError, revealed_deal
+
+    archived = await archived_record(config, args.game_id)
+    if archived is None:
+        return 1
+    try:
+        deal = revealed_deal(archived)
+    except ArchiveError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    if deal is None:
+        print(f"Game {args.game_id} started before deals were sealed: there is nothing to check.")
+        return 1
+    verdict = deal.verdict()
+    print(f"seal (at the start): {deal.commitment}")
+    print(f"salt:  {deal.salt}")
+    print(f"order: {deal.order}")
+    print(f"moves replayed: {len(deal.played.log)}")
+    if verdict.ok:
+        print("The deal checks out: the seal matches, and the game was played from that deck to its result.")
+        return 0
+    print(f"The deal does NOT check out: {verdict.reason}.")
     return 1
 
 

@@ -186,6 +186,8 @@ class TerminalGame:
         _ = self.tr._
         if self.screen.game_id:
             self.screen.say(_("Replay this game with: durak-bot replay {id}").format(id=self.screen.game_id))
+            # TRANSLATORS: after a terminal game: the command that checks the deal's seal (docs/fairness.md)
+            self.screen.say(_("Check its deal with: durak-bot verify {id}").format(id=self.screen.game_id))
         self.show(await self.command("stats"))
 
     async def play_until_over(self) -> int | None:

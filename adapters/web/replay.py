@@ -29,6 +29,7 @@ from bot.render.rules import rules_in_short
 from bot.render.table import describe_event
 from bot.session import Seat
 from core import Action, Game, Kind
+from core.events import Drew
 from core.view import build_view
 
 State = dict[str, Any]
@@ -87,7 +88,7 @@ def replay_state(record: str, lang: str, pause: Callable[[], object] = lambda: N
     steps = [position(game, 0, None, [tr._("The cards are dealt.")])]
     for step in replayed(game, log):
         lines = move_lines(step.before, step.seat, step.action, step.after, names, tr)
-        steps.append(position(step.after, step.number, step.seat, lines))
+        steps.append(position(step.after, step.number, step.seat, lines, refill(step.after)))
         game = step.after
         pause()
     game_id = str(data.get("game_id", ""))
@@ -101,6 +102,7 @@ def replay_state(record: str, lang: str, pause: Callable[[], object] = lambda: N
         "players": [{"name": seat_label(seat.name, seat.ai, tr), "ai": seat.is_ai} for seat in seats],
         "steps": steps,
         "result": result_lines(game, seats, chat_id, game_id, tr),
+        "deal": data.get("deal"),  # the seal opened: commitment, salt and order (docs/fairness.md)
         "labels": labels(tr),
     }
 
@@ -120,8 +122,21 @@ def move_lines(
     return lines
 
 
-def position(game: Game, step: int, seat: int | None, lines: list[str]) -> State:
-    """The whole position after a step: every hand, the table, the talon and the discard pile."""
+def refill(after: Game) -> list[tuple[int, int]]:
+    """Who drew how many cards from the talon in the step that ended at ``after``, in the order they drew
+    (the engine's `Drew` events): what the page's check of the sealed deal (static/seal.js) follows."""
+    return [
+        (event.seat, event.number)
+        for _step, event in after.events(since=after.step)
+        if isinstance(event, Drew)
+    ]
+
+
+def position(
+    game: Game, step: int, seat: int | None, lines: list[str], drawn: list[tuple[int, int]] | None = None
+) -> State:
+    """The whole position after a step: every hand, the table, the talon and the discard pile, and who drew
+    how many cards in it."""
     view = build_view(game, None)  # the public part; the hands come from the game, all of them
     shown_trump = view.severny_card if view.severny_card is not None else view.trump_card
     return {
@@ -139,6 +154,7 @@ def position(game: Game, step: int, seat: int | None, lines: list[str]) -> State
         "to_act": view.to_act,
         "out": list(view.out),
         "over": view.is_over,
+        "drawn": [list(entry) for entry in drawn or []],
     }
 
 
@@ -166,4 +182,16 @@ def labels(tr: Translator) -> dict[str, str]:
         "discard": _("Discarded"),
         "trump": _("Trump"),
         "out": _("out"),
+        # TRANSLATORS: the replay page: the deal's seal (docs/fairness.md) checked in the browser
+        "seal_ok": _(
+            "Deal checked: the seal shown at the start matches, and every card dealt and drawn came from the "
+            "sealed deck."
+        ),
+        "seal_bad": _("Deal check failed: the revealed deck does not give the seal shown at the start."),
+        "draws_bad": _(
+            "Deal check failed: at step {step} a card came that the sealed deck did not hold there."
+        ),
+        "seal_none": _("This game was dealt before deals were sealed."),
+        # TRANSLATORS: the replay page: before the 64-hexadecimal-digit hash of the deck's order
+        "seal": _("Seal"),
     }

@@ -30,6 +30,7 @@ from bot.render.rules import rule_lines, rules_in_short
 from bot.render.table import describe_event, waiting_for
 from bot.session import ChatSession, Finished, Lobby, Playing, Seat, TableEvent
 from core import Action, Game, Kind, Settings, View
+from core.commitment import short
 from core.view import build_view
 
 State = dict[str, Any]
@@ -102,6 +103,7 @@ def viewer_state(
         "events": [],
         "lobby": None,
         "result": None,
+        "seal": "",
     }
     if isinstance(header, Lobby):
         state.update(lobby_part(header, chat_id, tr))
@@ -110,6 +112,8 @@ def viewer_state(
         state.update(game_part(chat_id, header.game_id, header.seats, game, build_view(game, seat), tr))
         state.update(turn_part(header, game, build_view(game, seat), tr))
         state["events"] = event_lines(header.events, header.seats, tr)
+        if header.deal_commitment:  # the seal alone: its salt stays secret until the game is over
+            state["seal"] = tr._("Deal sealed: {seal}").format(seal=short(header.deal_commitment))
     elif isinstance(header, Finished):
         state.update(finished_part(chat_id, header, seat, final, tr))
     return state

@@ -21,14 +21,14 @@ from bot.i18n import Translator
 from bot.render.summary import render_result
 from bot.session import Playing, Seat, TableEvent
 from core import Action, Card, Game, Settings, new_game
-from core.cards import CARDS
+from core.commitment import PlayedGame, Verdict, dealt_order, deck_text, read_order, verify
 from storage.keys import ChatRef
 
 
 def archive(ctx: Context, header: Playing, game: Game) -> str:
     """Enough to replay the game: settings, players, seed or deck, dealer, last durak and the log."""
     assert game.result is not None
-    data = {
+    data: dict[str, object] = {
         "game_id": header.game_id,
         "chat": str(ctx.chat),
         "chat_title": header.chat_title,
@@ -36,7 +36,7 @@ def archive(ctx: Context, header: Playing, game: Game) -> str:
         "players": list(game.players),
         "seats": [{"user_id": s.user_id, "ai": s.ai} for s in header.seats],
         "seed": game.seed,
-        "deck": None if game.seed is not None else [str(c) for c in game_deck(game)],
+        "deck": None if game.seed is not None else [str(c) for c in dealt_order(game)],
         "dealer": game.dealer,
         "last_durak": game.last_durak,
         "log": [[seat, code] for seat, code in game.log],
@@ -48,11 +48,55 @@ def archive(ctx: Context, header: Playing, game: Game) -> str:
         "started_at": header.started_at,
         "finished_at": ctx.now,
     }
+    if header.deal_commitment:  # revealed now that the game is over (docs/fairness.md)
+        data["deal"] = {
+            "commitment": header.deal_commitment,
+            "salt": header.deal_salt,
+            "order": deck_text(dealt_order(game)),
+        }
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def game_deck(game: Game) -> list[object]:
-    return [CARDS[c] for c in game.deck_order]
+@dataclass(frozen=True, slots=True)
+class RevealedDeal:
+    """A finished game's deal as its record reveals it: the commitment shown at the start, the salt and
+    the order, and the game the record says was played (`core.commitment.verify` checks them together)."""
+
+    commitment: str
+    salt: str
+    order: str
+    played: PlayedGame
+
+    def verdict(self) -> Verdict:
+        try:
+            order = read_order(self.order)
+        except ValueError as error:
+            return Verdict(False, f"the revealed order cannot be read: {error}")
+        return verify(self.played, order, self.salt, self.commitment)
+
+
+def revealed_deal(archive_json: str) -> RevealedDeal | None:
+    """The deal a finished game's record reveals; None for a game started before deals were committed.
+    ArchiveError when the record cannot be read."""
+    try:
+        data = json.loads(archive_json)
+        deal = data.get("deal")
+        if deal is None:
+            return None
+        result = data["result"]
+        played = PlayedGame(
+            settings=Settings.from_words(data.get("words", "")),
+            players=tuple(str(name) for name in data["players"]),
+            dealer=data.get("dealer"),
+            last_durak=data.get("last_durak"),
+            log=tuple((int(seat), str(code)) for seat, code in data["log"]),
+            durak=result.get("durak"),
+            draw=bool(result.get("draw")),
+            order_out=tuple(int(seat) for seat in result.get("order_out", [])),
+        )
+        return RevealedDeal(str(deal["commitment"]), str(deal["salt"]), str(deal["order"]), played)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise ArchiveError(f"the archived game cannot be read: {error}") from error
 
 
 class ArchiveError(ValueError):

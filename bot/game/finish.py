@@ -10,9 +10,10 @@ from bot.effects import Notice
 from bot.game.archive import archive
 from bot.game.scoring import points_for
 from bot.game.screens import screen_changes
-from bot.render.summary import render_result
+from bot.render.summary import RevealedSeal, render_result
 from bot.session import ChatSession, Finished, Playing
 from core import Game
+from core.commitment import dealt_order, deck_text
 from storage.models import GameOutcome, PlayerOutcome
 
 
@@ -57,6 +58,7 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
                 changes,
                 replay=ctx.opens_app,
                 unrated=not ratings.compares_people(header.seats, teams),
+                deal=seal_of(header, game),
             ),
             final=True,
         )
@@ -83,3 +85,10 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         last_durak=durak,
         clear_last_durak=durak is None,
     )
+
+
+def seal_of(header: Playing, game: Game) -> RevealedSeal | None:
+    """The deal's seal, opened now that the game is over; None for a game started before deals were sealed."""
+    if not header.deal_commitment:
+        return None
+    return RevealedSeal(header.deal_commitment, header.deal_salt, deck_text(dealt_order(game)))

@@ -23,6 +23,7 @@ from bot.payloads import Payload
 from bot.render.refusal import refusal_text
 from bot.session import ChatSession, Lobby, Playing, TableEvent
 from core import Action, Game, Settings, new_game
+from core.commitment import commitment, dealt_order
 from core.reasons import why_illegal
 
 
@@ -39,6 +40,7 @@ def start_game(ctx: Context, lobby: Lobby) -> Decision:
         dealer=last_durak,
         last_durak=last_durak,
     )
+    salt = ctx.new_salt()
     header = Playing(
         game_id=ctx.new_id(),
         creator=lobby.creator,
@@ -49,6 +51,8 @@ def start_game(ctx: Context, lobby: Lobby) -> Decision:
         started_at=ctx.now,
         season=ctx.record.season,
         lobby_id=lobby.lobby_id,
+        deal_commitment=commitment(dealt_order(game), salt),
+        deal_salt=salt,
     )
     return settle(ctx, None, header, game)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.buttons import Rematch, Replay
@@ -15,6 +16,7 @@ from bot.render.lobby import not_rated_text, seat_label
 from bot.render.text import bold, line, message
 from bot.session import Seat
 from core import Result
+from core.commitment import short
 from storage.models import PlayerStats
 
 
@@ -41,6 +43,7 @@ def render_result(
     changes: Sequence[Change | None] = (),
     replay: bool = False,
     unrated: bool = False,
+    deal: RevealedSeal | None = None,
 ) -> Message:
     """The result, with Rematch; ``replay``: also the Replay button, which opens the game step by step in the
     web app (only where the chat's platform has one: `Context.opens_app`); ``unrated``: the game compared no
@@ -61,6 +64,8 @@ def render_result(
     for place, seat in enumerate(result.order_out, start=1):
         gained = f" (+{points[seat]})" if points[seat] else ""
         lines.append(line(f"{place}. {names[seat]}{gained}"))
+    if deal is not None:
+        lines.extend(deal_lines(deal, tr))
     if any(change is not None for change in changes):
         placed = [*result.order_out, *(seat for seat in range(len(seats)) if seat not in result.order_out)]
         shown = ", ".join(
@@ -78,6 +83,29 @@ def render_result(
     # TRANSLATORS: button under a game's result: opens the game step by step, every hand shown
     watch = Button(_("Replay"), Payload(chat_id, game_id, 0, Replay()).encode(), opens_app=True)
     return message(lines, [[rematch, watch]])
+
+
+@dataclass(frozen=True, slots=True)
+class RevealedSeal:
+    """A finished game's deal as its result reveals it (`core.commitment`, docs/fairness.md)."""
+
+    commitment: str
+    salt: str
+    order: str
+
+
+def deal_lines(deal: RevealedSeal, tr: Translator) -> list[Line]:
+    """The seal shown at the start, opened: the order and the salt, and how to check them."""
+    _ = tr._
+    # TRANSLATORS: under a result: the deck's order as dealt, revealed now; {seal} is the hash shown at the start
+    opened = _("The deal sealed at the start ({seal}) was: {order}").format(
+        seal=short(deal.commitment), order=deal.order
+    )
+    # TRANSLATORS: under a result: how anyone can check the seal; keep "durak-deal-v1|salt|order" as it is
+    check = _(
+        "Salt {salt}: SHA-256 of durak-deal-v1|salt|order gives the seal; the replay checks it."
+    ).format(salt=deal.salt)
+    return [line(opened), line(check)]
 
 
 def rating_change(change: Change) -> str:

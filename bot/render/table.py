@@ -13,6 +13,7 @@ from bot.render.rules import rules_in_short
 from bot.render.text import SUIT_SYMBOL, bold, card, line, message
 from bot.session import Playing, TableEvent
 from core import Card, Phase, Settings, View
+from core.commitment import short
 
 
 def describe_event(event: TableEvent, names: list[str], tr: Translator) -> str:
@@ -119,6 +120,9 @@ def render_table(
     names = [seat.name for seat in session.seats]
     rules = " · ".join(rules_in_short(Settings.from_words(view.settings_words), tr))
     lines = [line(bold(_("Durak")), " · ", rules)]
+    if session.deal_commitment:
+        # TRANSLATORS: on the table from the start: the hash of the deck's order, opened with the result
+        lines.append(line(_("Deal sealed: {seal}").format(seal=short(session.deal_commitment))))
     lines.extend(table_lines(view, tr))
     lines.append(line(""))
     for seat_no, seat in enumerate(session.seats):

@@ -72,6 +72,12 @@ def test_replay_of_an_unknown_game_says_so(tmp_path: Path) -> None:
     assert "No archived game 'nosuchgame'" in result.stderr
 
 
+def test_verify_of_an_unknown_game_says_so(tmp_path: Path) -> None:
+    result = run_cli(["verify", "nosuchgame"], tmp_path, clean_env(tmp_path / "data"))
+    assert result.returncode == 1
+    assert "No archived game 'nosuchgame'" in result.stderr
+
+
 def test_an_embedded_redis_that_cannot_start_is_explained_not_a_traceback(tmp_path: Path) -> None:
     blocked = tmp_path / "data"
     blocked.write_text("a file where the data folder should be")

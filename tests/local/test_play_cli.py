@@ -126,6 +126,10 @@ def test_bad_input_is_explained_and_an_interrupted_game_continues_to_its_result(
     assert replayed.returncode == 0, replayed.stderr
     result_line = next(line for line in second.transcript if line.startswith("Game over:"))
     assert result_line in replayed.stdout.splitlines()
+    assert f"Check its deal with: durak-bot verify {game_id.group(1)}" in transcript
+    verified = run_cli(["verify", game_id.group(1)], tmp_path, env)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "The deal checks out" in verified.stdout
 
 
 def test_input_ending_mid_game_leaves_cleanly_and_keeps_the_game(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ import { cardFace } from "./cards.js";
 import { h } from "./dom.js";
 import { startInTelegram, telegramWebApp } from "./telegram.js";
 import { deck, messageScreen } from "./views.js";
+import { checkDeal } from "./seal.js";
 
-const replay = { data: null, step: 0 };
+const replay = { data: null, step: 0, seal: null };
 
 function label(key, values = {}) {
   let text = replay.data?.labels?.[key] ?? key;
@@ -48,10 +49,28 @@ function draw() {
       position.over && data.result.length
         ? h("section", { class: "replay-result" }, data.result.map((line) => h("p", {}, line)))
         : null,
+      sealSection(),
       moveList(),
     ),
   );
   document.querySelector(".replay-moves li.current")?.scrollIntoView({ block: "nearest" });
+}
+
+// What the browser's own check of the deal found (seal.js): shown under the result at every step.
+function sealSection() {
+  const { data, seal } = replay;
+  if (!seal) return null;
+  const text =
+    seal.ok ? label("seal_ok")
+    : seal.reason === "none" ? label("seal_none")
+    : seal.reason === "seal" ? label("seal_bad")
+    : label("draws_bad", { step: seal.step });
+  return h(
+    "section",
+    { class: `replay-seal ${seal.ok ? "ok" : "bad"}`, "data-seal": seal.ok ? "ok" : seal.reason },
+    h("p", {}, text),
+    data.deal ? h("p", { class: "replay-seal-hash" }, `${label("seal")}: ${data.deal.commitment}`) : null,
+  );
 }
 
 function seatRow(player, seat, position) {
@@ -198,6 +217,7 @@ async function start() {
   }
   document.documentElement.lang = replay.data.lang || "en";
   replay.step = 0;
+  replay.seal = await checkDeal(replay.data.deal, replay.data.steps);
   draw();
 }
 

@@ -63,6 +63,7 @@ function topBar(state, ui) {
     "header",
     { class: "topbar" },
     h("div", { class: "title" }, state.title || "Durak"),
+    state.seal ? h("div", { class: "seal", title: state.seal_title || "" }, state.seal) : null,
     connection ? h("div", { class: "connection" }, connection) : null,
   );
 }

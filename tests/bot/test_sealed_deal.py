@@ -1,0 +1,85 @@
+"""A chat game's deal is sealed when it starts and opened with the result (docs/fairness.md): the table
+shows the seal from the first deal, nothing shown before the end reveals the salt or the order, and the
+result opens a seal that the archived game verifies against."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from adapters.web.state import viewer_state
+from bot.context import ServiceConfig
+from bot.game.archive import revealed_deal
+from bot.service import GameService
+from bot.session import ChatSession, Finished, Playing
+from core import deal as core_deal
+from core.commitment import dealt_order, deck_text, short
+from storage.keys import ChatRef
+from tests.bot.conftest import ANN, BOB, EVE
+from tests.bot.harness import Harness
+from tests.bot.stacked import first_moves_to_the_end, game_now
+
+
+async def started(harness: Harness) -> Playing:
+    await harness.command(ANN, "newgame", "deck=24")
+    await harness.tap(BOB, "Join")
+    await harness.tap(ANN, "Start")
+    record = await harness.store.load(ChatRef(harness.platform, harness.chat))
+    header = ChatSession.decode(record.state or "").header
+    assert isinstance(header, Playing) and header.deal_commitment and header.deal_salt
+    return header
+
+
+async def test_the_table_shows_the_seal_from_the_first_deal(harness: Harness) -> None:
+    header = await started(harness)
+    assert harness.screen.table is not None
+    assert f"Deal sealed: {short(header.deal_commitment)}" in harness.screen.table.plain_text
+
+
+async def test_nothing_shown_before_the_end_reveals_the_salt_or_the_order(harness: Harness) -> None:
+    header = await started(harness)
+    game = await game_now(harness)
+    order = deck_text(dealt_order(game))
+    session = ChatSession(header=header, game=game)
+    shown = [m.plain_text for m in (harness.screen.table, *harness.screen.hands.values()) if m is not None]
+    for user in (ANN, BOB, EVE):  # the two players' pages and a spectator's
+        shown.append(json.dumps(viewer_state(harness.chat, 1, session, user.id, "en", 0.0)))
+    for text in shown:
+        assert header.deal_salt not in text and order not in text
+        assert order[: len(order) // 3] not in text  # not even the first dozen cards in their order
+
+
+async def test_the_result_opens_the_seal_and_the_archived_game_verifies(harness: Harness) -> None:
+    header = await started(harness)
+    await first_moves_to_the_end(harness, (ANN, BOB))
+    result = harness.screen.notices[-1].plain_text
+    record = await harness.store.load(ChatRef(harness.platform, harness.chat))
+    finished = ChatSession.decode(record.state or "").header
+    assert isinstance(finished, Finished)
+    archived = await harness.store.archived_game(finished.game_id)
+    assert archived is not None
+    deal = revealed_deal(archived)
+    assert deal is not None and deal.commitment == header.deal_commitment and deal.salt == header.deal_salt
+    assert deal.order in result and f"Salt {deal.salt}" in result
+    opened = hashlib.sha256(f"durak-deal-v1|{deal.salt}|{deal.order}".encode()).hexdigest()
+    assert opened == header.deal_commitment  # anyone can check it with any SHA-256 tool
+    assert deal.verdict().ok
+
+
+async def test_the_seed_and_the_salt_come_from_the_systems_randomness(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chat game's deck and salt come from `secrets` (the operating system), nothing a player chose."""
+    drawn: list[int] = []
+
+    def randbits(bits: int) -> int:
+        drawn.append(bits)
+        return 12345 + len(drawn)
+
+    monkeypatch.setattr(core_deal.secrets, "randbits", randbits)
+    harness.service = GameService(harness.store, ServiceConfig(ai_delay=0), clock=lambda: harness.clock)
+    header = await started(harness)
+    assert len(drawn) == 3  # the seed and the salt's two halves, each from the system's source
+    assert header.deal_salt == f"{12347:016x}{12348:016x}"
