@@ -6,7 +6,10 @@ keeps looking at the screen before that move. So adapters record, in the chat's 
 holding the message ids, expiring with the game), what they delivered:
 
 - ``shown:table`` = the chat version of the table last shown;
-- ``shown:hand:<user>`` = ``<version>:<fingerprint>`` of that person's hand last shown.
+- ``shown:hand:<user>`` = ``<version>:<fingerprint>`` of that person's hand last shown;
+- ``sending:table``, ``sending:hand:<user>`` = the newest version some process was let send (the shared
+  pacer's, adapters/telegram/shared_pacing.py): no process sends an older one after it, so no screen goes
+  backwards across processes.
 
 A hand is not sent again when a move does not change it, so its version lags the chat's without being out
 of date; its fingerprint (a digest of the platform-neutral message) says whether the hand shown is the one
@@ -35,6 +38,7 @@ log = logging.getLogger("durak.outbox")
 
 TABLE_SHOWN = "shown:table"
 HAND_SHOWN = "shown:hand:"
+SENDING = "sending:"
 FLUSH_AFTER = 0.5  # seconds marks wait to be written together
 
 
@@ -51,6 +55,13 @@ def table_mark(version: int) -> dict[str, str]:
 def hand_mark(user_id: str, version: int, message: Message) -> dict[str, str]:
     """The field an adapter writes once ``message`` is shown as ``user_id``'s hand."""
     return {HAND_SHOWN + user_id: f"{version}:{fingerprint(message)}"}
+
+
+def screen_marks(screen: str) -> tuple[str, str]:
+    """The fields of a screen ("table", "hand:<user>") saying which version was delivered and which is on
+    its way."""
+    shown = TABLE_SHOWN if screen == "table" else HAND_SHOWN + screen.removeprefix("hand:")
+    return shown, SENDING + screen
 
 
 def table_behind(record: ChatRecord) -> bool:

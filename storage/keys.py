@@ -165,3 +165,12 @@ def timer_member(chat: ChatRef, version: int) -> str:
 def parse_timer_member(member: str) -> tuple[ChatRef, int]:
     chat, _, version = member.rpartition("|")
     return ChatRef.parse(chat), int(version)
+
+
+def pace_key(platform: str, scope: str) -> str:
+    """A key of one bot token's shared flood pacing (adapters/telegram/shared_pacing.py): "all" (the token's
+    bucket, a hash: tokens, stamp), "all:sent" (the token's recent sends, a sorted set by time), and per
+    Telegram chat "chat:<id>" (its bucket, and `paused` after a 429) and "chat:<id>:sent". All of one
+    token's pacing shares one slot (`{pace:tg}`), so one script can take from the token and the chat at once.
+    They expire within minutes of the last send."""
+    return f"{PREFIX}:{{pace:{platform}}}:{scope}"

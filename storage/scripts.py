@@ -283,3 +283,124 @@ end
 return due
 """,
 )
+
+
+# The pacing scripts' clock: ARGV[1] as seconds, or "" for the Redis server's own (one clock for every process;
+# tests pass their virtual one).
+NOW = """
+local now
+if ARGV[1] ~= '' then now = tonumber(ARGV[1]) else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+end
+"""
+
+# A Lua function the pacing scripts share: whether a table or hand about to be sent is older than one any
+# process already sent or is sending for its chat (bot/outbox.py: `shown:<screen>` is "<version>" or
+# "<version>:<fingerprint>", `sending:<screen>` the newest version a process was let send). Returns the newer
+# version, or false; when the screen is not older it becomes the one sending.
+SUPERSEDED = """
+local function superseded(messages, state, shown_field, sending_field, version)
+  if shown_field == '' or version <= 0 then return false end
+  local marks = redis.call('HMGET', messages, shown_field, sending_field)
+  local newest = math.max(tonumber(string.match(marks[1] or '', '^%d+') or '0'), tonumber(marks[2] or '0'))
+  if version < newest then return newest end
+  if version > newest then
+    redis.call('HSET', messages, sending_field, version)
+    local ttl = redis.call('PTTL', state)
+    if ttl > 0 then redis.call('PEXPIRE', messages, ttl) else redis.call('EXPIRE', messages, 86400) end
+  end
+  return false
+end
+"""
+
+# KEYS: 1 the token's bucket, 2 the token's sends, 3 the chat's bucket, 4 the chat's sends (`keys.pace_key`);
+#       on a single Redis also 5 the home chat's messages hash and 6 its state (the hash's TTL).
+# ARGV: 1 now ("": the server's clock), 2 this send's member, 3 spare sends left to the chat, 4 spare sends
+#       left to the token, 5 the chat's burst (0: no chat limit, a delete), 6 its rate a second, 7 its window
+#       limit (0: none), 8 its window seconds, 9 the token's burst, 10 its rate, 11 its window limit, 12 its
+#       window seconds, 13 the screen's delivered field ("": not a screen, or checked apart on a cluster),
+#       14 its sending field, 15 its version, 16 the seconds a send not answered yet is counted after it was
+#       let go, 17 how many settles follow, then per settle three: "t" (the token's sends) or "c" (this
+#       chat's), the member, the seconds to move it by.
+# A send is counted as made a moment after it was let go (it reaches Telegram later, and how much later
+# varies); a settle moves it to the time its answer came (Telegram counted it somewhere in between).
+# Returns {"send", now, 0}, {"wait", seconds, the part of them the token's limits ask} or {"drop", newer
+# version, 0}, as strings (Lua numbers become integers in replies). Nothing is taken unless it returns "send".
+PACE = Script(
+    "pace",
+    SUPERSEDED
+    + NOW
+    + """
+local eps = 1e-6
+for i = 18, 17 + 3 * tonumber(ARGV[17]), 3 do
+  local key = ARGV[i] == 't' and KEYS[2] or KEYS[4]
+  local at = redis.call('ZSCORE', key, ARGV[i + 1])
+  if at then redis.call('ZADD', key, 'XX', tonumber(at) + tonumber(ARGV[i + 2]), ARGV[i + 1]) end
+end
+if KEYS[5] then
+  local newer = superseded(KEYS[5], KEYS[6], ARGV[13], ARGV[14], tonumber(ARGV[15]))
+  if newer then return {'drop', tostring(newer), '0'} end
+end
+local function bucket(key, burst, rate, spare)
+  local got = redis.call('HMGET', key, 'tokens', 'stamp', 'paused')
+  local tokens, stamp = tonumber(got[1] or burst), tonumber(got[2] or now)
+  if now > stamp then tokens, stamp = math.min(burst, tokens + (now - stamp) * rate), now end
+  local needed, wait = math.min(burst, 1 + spare), math.max(0, tonumber(got[3] or '0') - now)
+  if tokens < needed - eps then wait = math.max(wait, eps, (needed - tokens) / rate) end
+  return wait, tokens, stamp
+end
+local function window(key, limit, seconds, spare)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - seconds)
+  local allowed, count = math.max(1, limit - spare), redis.call('ZCARD', key)
+  if count < allowed then return 0 end
+  local at = redis.call('ZRANGE', key, count - allowed, count - allowed, 'WITHSCORES')
+  return math.max(eps, tonumber(at[2]) + seconds - now + eps)
+end
+local chat_burst, chat_spare, token_spare = tonumber(ARGV[5]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local wait, chat_tokens, chat_stamp = 0, 0, now
+if chat_burst > 0 then
+  wait, chat_tokens, chat_stamp = bucket(KEYS[3], chat_burst, tonumber(ARGV[6]), chat_spare)
+  if tonumber(ARGV[7]) > 0 then wait = math.max(wait, window(KEYS[4], tonumber(ARGV[7]), tonumber(ARGV[8]), chat_spare)) end
+end
+local token_wait, token_tokens, token_stamp = bucket(KEYS[1], tonumber(ARGV[9]), tonumber(ARGV[10]), token_spare)
+token_wait = math.max(token_wait, window(KEYS[2], tonumber(ARGV[11]), tonumber(ARGV[12]), token_spare))
+wait = math.max(wait, token_wait)
+if wait > 0 then return {'wait', tostring(wait), tostring(token_wait)} end
+redis.call('HSET', KEYS[1], 'tokens', token_tokens - 1, 'stamp', token_stamp)
+local counted = now + tonumber(ARGV[16])
+redis.call('ZADD', KEYS[2], counted, ARGV[2])
+redis.call('EXPIRE', KEYS[1], 60)
+redis.call('EXPIRE', KEYS[2], 60)
+if chat_burst > 0 then
+  redis.call('HSET', KEYS[3], 'tokens', chat_tokens - 1, 'stamp', chat_stamp)
+  redis.call('EXPIRE', KEYS[3], 180)
+  if tonumber(ARGV[7]) > 0 then
+    redis.call('ZADD', KEYS[4], counted, ARGV[2])
+    redis.call('EXPIRE', KEYS[4], 180)
+  end
+end
+return {'send', tostring(now), '0'}
+""",
+)
+
+# KEYS: the home chat's messages hash, its state.  ARGV: delivered field, sending field, version.  The check
+# PACE makes on a single Redis, as a step of its own on a cluster (the chat's keys live in another slot).
+# Returns the newer version, or false.
+SCREEN_SUPERSEDED = Script(
+    "screen_superseded",
+    SUPERSEDED + "return superseded(KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3]))\n",
+)
+
+# KEYS: a chat's bucket (`keys.pace_key`).  ARGV: now ("": the server's clock), seconds.  Telegram answered
+# 429: no process sends to the chat for that long. Returns the time it may send again, as a string.
+PACE_PAUSE = Script(
+    "pace_pause",
+    NOW
+    + """
+local until_ = math.max(tonumber(redis.call('HGET', KEYS[1], 'paused') or '0'), now + tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], 'paused', tostring(until_))
+redis.call('EXPIRE', KEYS[1], math.ceil(until_ - now) + 180)
+return tostring(until_)
+""",
+)

@@ -38,10 +38,13 @@ from storage.scripts import (
     CLAIM_TIMERS,
     LOAD,
     NEW_SEASON,
+    PACE,
+    PACE_PAUSE,
     QUARANTINE,
     REPLACE_WORDS,
     REQUEST_OUTCOME,
     SAVE,
+    SCREEN_SUPERSEDED,
     SET_MESSAGES,
     Script,
 )
@@ -55,6 +58,8 @@ ARCHIVE_TTL = 30 * 24 * 3600
 QUARANTINE_TTL = 7 * 24 * 3600  # a state set aside is kept a week, for whoever debugs it
 REQUEST_TTL = 120  # how long a save's request id can be asked about: far beyond any client timeout
 T = TypeVar("T")
+# One flood limit as the pacing script takes it: burst, rate a second, window limit (0: none), window seconds.
+PaceLimit = tuple[float, float, int, float]
 
 # Everything that means "Redis did not answer (properly) right now", as opposed to a bug in our commands.
 UNAVAILABLE: tuple[type[BaseException], ...] = (
@@ -549,3 +554,55 @@ class RedisGameStore:
 
     async def ping(self) -> None:
         await self._roundtrip(self.redis.ping())
+
+    async def pace(
+        self,
+        platform: str,
+        chat: int,
+        member: str,
+        *,
+        now: float | None,
+        token: PaceLimit,
+        chat_limit: PaceLimit | None,
+        spares: tuple[int, int] = (0, 0),
+        screen: tuple[ChatRef, str, str, int] | None = None,
+        settles: Sequence[tuple[str, str, float]] = (),
+        in_flight: float = 0.0,
+    ) -> tuple[str, float, float]:
+        """One send's turn under a token's shared flood limits (the PACE script): ("send", now, 0), ("wait",
+        seconds, how much of that the token's limits ask) or ("drop", newer version, 0). ``chat_limit``
+        None: a call counted for the token only (a delete). ``spares``: sends left to the chat and to the token (see the script). ``screen``: the home
+        chat, the fields of its messages hash saying which version of the screen was delivered and which is
+        being sent (bot/outbox.py), and the version about to be sent: refused when any process sent or is
+        sending a newer one. ``in_flight``: the seconds after it is let go that a send is counted as made
+        until its answer comes; ``settles``: earlier sends' ("t" or "c", member, seconds to move it by). One round trip on a single Redis; on a cluster the screen is checked in its chat's slot
+        first (two)."""
+        keys = [k.pace_key(platform, "all"), k.pace_key(platform, "all:sent")]
+        keys += [k.pace_key(platform, f"chat:{chat}"), k.pace_key(platform, f"chat:{chat}:sent")]
+        fields = ("", "", 0)
+        if screen is not None:
+            home, *marks, version = screen
+            fields = (marks[0], marks[1], version)
+            if self.cluster:
+                screen_keys = [k.messages_key(home), k.state_key(home)]
+                newer = await self._script(SCREEN_SUPERSEDED, screen_keys, list(fields))
+                if newer:
+                    return "drop", float(newer), 0.0
+                fields = ("", "", 0)
+            else:
+                keys += [k.messages_key(home), k.state_key(home)]
+        args: list[Any] = ["" if now is None else repr(now), member, *spares]
+        args += [repr(float(x)) for x in (chat_limit or (0, 0, 0, 0))]
+        args += [repr(float(x)) for x in token]
+        args += [*fields, repr(in_flight), len(settles)]
+        for scope, settled, seconds in settles:
+            args += [scope, settled, repr(seconds)]
+        verdict, value, token_wait = await self._script(PACE, keys, args)
+        return text(verdict), float(text(value)), float(text(token_wait))
+
+    async def pace_pause(self, platform: str, chat: int, seconds: float, now: float | None = None) -> float:
+        """Telegram answered 429 for ``chat``: no process serving the token sends there for ``seconds``.
+        Returns the time (the pacing clock's) it may send again."""
+        key = k.pace_key(platform, f"chat:{chat}")
+        until = await self._script(PACE_PAUSE, [key], ["" if now is None else repr(now), repr(seconds)])
+        return float(text(until))

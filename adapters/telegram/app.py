@@ -28,8 +28,9 @@ from adapters.telegram.handlers import Handlers
 from adapters.telegram.membership import Membership
 from adapters.telegram.memory import PLATFORM, ChatMemory, ref
 from adapters.telegram.miniapp import MiniApp
-from adapters.telegram.pacing import Clock, Limits
+from adapters.telegram.pacing import Clock, Limits, Pacer
 from adapters.telegram.request import CountingRequest
+from adapters.telegram.shared_pacing import SharedPacer
 from adapters.telegram.webhook import WebhookServer
 from adapters.web.telegram_pages import TelegramPages, telegram_pages
 from bot.adapter import MessageMemory
@@ -41,6 +42,7 @@ from bot.runtime.config import BotConfig
 from bot.runtime.logs import keep_secret
 from bot.service import GameService
 from bot.timers import Deliveries, run_own_timers
+from storage.store import RedisGameStore
 
 log = logging.getLogger("durak.telegram")
 
@@ -87,11 +89,14 @@ class TelegramBot:
         limits: Limits | None = None,
         deliveries: Deliveries | None = None,
         live: Any = None,
+        pacer: Pacer | None = None,
     ) -> None:
         """``deliveries``: the process's turn-timer routes (`durak-bot run`), joined at `start` unless this
         bot runs a timer loop of its own. ``live``: the Redis client the Mini App's pages follow saved changes
         on
-        (needed only when WEBAPP_URL is set)."""
+        (needed only when WEBAPP_URL is set). ``pacer``: Telegram's limits; by default shared through Redis
+        with every process serving the token (`shared_pacing.py`) when the store is Redis, else this
+        process's own."""
         if not config.telegram_token:
             raise ValueError("TELEGRAM_TOKEN is not set")
         self.config, self.service, self.store, self.live = config, service, store, live
@@ -108,6 +113,8 @@ class TelegramBot:
             .build()
         )
         self.memory = ChatMemory(store, config.telegram_cache_chats, config.telegram_cache_users)
+        if pacer is None and isinstance(store, RedisGameStore):
+            pacer = SharedPacer(store, limits, clock)
         self.delivery = Delivery(
             self.application.bot,
             self.memory,
@@ -115,6 +122,7 @@ class TelegramBot:
             limits,
             texts=config.telegram_cache_chats,
             repost_after=config.telegram_repost_after,
+            pacer=pacer,
         )
         self.membership = Membership(self.application.bot)  # who administers a group, who may join its games
         self.handlers = Handlers(service, store, self.memory, self.delivery, self.membership)

@@ -32,11 +32,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from adapters.telegram.deeplink import deep_link
-from adapters.telegram.items import GAME_THREAD, HAND, INFO, POST, RESULT, TABLE, Item, items_for
+from adapters.telegram.items import GAME_THREAD, HAND, INFO, POST, RESULT, TABLE, Item, items_for, merged
 from adapters.telegram.lanes import Lanes
 from adapters.telegram.memory import ChatMemory, ref
 from adapters.telegram.miniapp import MiniApp
-from adapters.telegram.pacing import Clock, Limits, MonotonicClock, Pace
+from adapters.telegram.pacing import Ask, Clock, Limits, LocalPacer, MonotonicClock, Pacer
 from adapters.telegram.render import URL, Rendered, render, split_long
 from bot import payloads
 from bot.buttons import OpenHand
@@ -52,13 +52,14 @@ GONE = ("message to edit not found", "message can't be edited", "message_id_inva
 NETWORK_ATTEMPTS = 3
 REMEMBERED_TEXTS = 20_000
 REPOST_AFTER = 10  # default of the setting TELEGRAM_REPOST_AFTER (bot/runtime/config.py)
+MAX_BACKOFF = 8  # a chat answered 429 again right after its pause waits at most this times retry_after
 
 
 @dataclass
 class ChatQueue:
-    pace: Pace
     pending: Lanes = field(default_factory=Lanes)
     paused_until: float = 0.0
+    strikes: int = 0  # 429s in a row: each doubles the pause Telegram asked for (at most MAX_BACKOFF)
     worker: asyncio.Task[None] | None = None
     waking: asyncio.Future[None] | None = None  # set while a reply waits: a table or hand ends the wait
 
@@ -73,9 +74,11 @@ class Delivery:
         migrate: Callable[[str, str], Awaitable[None]] | None = None,
         texts: int = REMEMBERED_TEXTS,
         repost_after: int = REPOST_AFTER,
+        pacer: Pacer | None = None,
     ) -> None:
         """``texts``: how many sent messages' texts are remembered (to skip an edit that changes nothing).
-        ``repost_after``: a table with more messages than this after it is posted again at the bottom (0: never)."""
+        ``repost_after``: a table with more messages than this after it is posted again at the bottom (0: never).
+        ``pacer``: Telegram's limits (`pacing.Pacer`); by default kept in this process alone."""
         self.repost_after = repost_after
         self.bot = bot
         self.memory = memory
@@ -86,9 +89,8 @@ class Delivery:
         self.bot_username = ""
         self.mini_app: MiniApp | None = None  # WEBAPP_URL and WEBAPP_NAME: "Open table" buttons lead there
         self.queues: dict[int, ChatQueue] = {}  # only chats with something to send (a worker each)
-        hot = self.limits.global_per_second * (self.limits.group_window + self.limits.margin)
-        self.paces: LRU[int, Pace] = LRU(2 * int(hot))  # no more chats can have sent within a window
-        self.overall = self.limits.overall(self.clock.now())
+        self.pacer: Pacer = pacer or LocalPacer(self.limits, self.clock.now())
+        self.superseded = 0  # screens dropped because some process had sent a newer one
         self.sent: LRU[tuple[int, int], Rendered] = LRU(texts)
         self.asked: set[tuple[str, str, str]] = set()  # (group, game, user) told to start the bot
         self.shown = ShownVersions()  # the newest table and hand versions queued, so none goes backwards
@@ -100,15 +102,16 @@ class Delivery:
     # ---- queueing ----------------------------------------------------------------------------------
 
     def submit(self, effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD) -> None:
-        """Queue the effects; a table or hand older than one already queued or sent is dropped (`fresh`)."""
+        """Queue the effects; a table or hand older than one already queued or sent is dropped (`fresh`).
+        Across chats the most important go first (`Item.rank`): the acting player's hand, then the table."""
         fresh: list[Effect] = []
         for effect in effects:
             if not isinstance(effect, ShowTable | ShowHand) or self.shown.fresh(effect):
                 fresh.append(effect)
             elif effect.new_message or (isinstance(effect, ShowHand) and effect.announce):
                 self._still_new(items_for([effect])[0])
-        for item in items_for(fresh, reply_thread):
-            self.enqueue(item)
+        for item in sorted(items_for(fresh, reply_thread), key=lambda item: item.rank):
+            self.enqueue(item)  # the acting hand's chat asks for its turn first (each chat keeps its order)
 
     def _still_new(self, overtaken: Item) -> None:
         """A screen that asked for a new message (a new lobby, a hand after /start, a turn announced) was
@@ -125,24 +128,19 @@ class Delivery:
             item = item.moved(item.home, home)
         queue = self.queues.get(item.chat)
         if queue is None:
-            pace = self.paces.touch(item.chat)
-            if pace is None:
-                now = self.clock.now()
-                pace = self.limits.group(now) if item.chat < 0 else self.limits.private(now)
-                self.paces[item.chat] = pace
-            queue = self.queues[item.chat] = ChatQueue(pace)
-        queue.pending.add(item, item.lane == INFO and self._behind(queue))
+            queue = self.queues[item.chat] = ChatQueue()
+        queue.pending.add(item, item.lane == INFO and self._behind(item.chat, queue))
         if item.lane != INFO and queue.waking is not None and not queue.waking.done():
             queue.waking.set_result(None)  # a reply was waiting for a spare send: this one goes first
         if queue.worker is None:
             self._idle.clear()
             queue.worker = asyncio.get_running_loop().create_task(self._work(item.chat, queue))
 
-    def _behind(self, queue: ChatQueue) -> bool:
+    def _behind(self, chat: int, queue: ChatQueue) -> bool:
         """The chat cannot send all that waits and one more now and still keep a spare send."""
         now = self.clock.now()
         spare = self.limits.reply_spare + len(queue.pending)
-        return queue.paused_until > now or queue.pace.wait(now, spare) > 0
+        return queue.paused_until > now or self.pacer.behind(chat, now, spare)
 
     async def wait_idle(self, timeout: float = 10.0) -> None:
         """Until every queue is empty (tests and the bench use it; seconds are real)."""
@@ -178,12 +176,22 @@ class Delivery:
                     continue
                 now = self.clock.now()
                 spare = self.limits.reply_spare if item.lane == INFO else 0
-                wait = max(queue.paused_until - now, queue.pace.wait(now, spare), self.overall.wait(now))
-                if wait > 0:
+                if queue.paused_until > now:
+                    await self.clock.sleep(queue.paused_until - now)
+                    continue
+                admission = await self.pacer.admit(self._ask(item, spare), now)
+                if admission.newer:
+                    self._drop_superseded(queue, item, admission.newer)
+                    continue
+                if admission.wait > 0:
+                    wait = admission.wait
                     await (self._wait_for_spare(queue, wait) if spare else self.clock.sleep(wait))
                     continue  # the head may have been merged with a newer update meanwhile
-                queue.pending.pop_head()
-                if not await self._send_paced(queue, item):
+                head = queue.pending.head()
+                if head is not item and head.kind != POST and merged(item, head) is None:
+                    continue  # a more urgent screen came first meanwhile: it asks for its own turn
+                item = queue.pending.pop_head()  # the one let go, or its own newer update
+                if not await self._send_paced(queue, item, admission.ticket, now):
                     queue.pending.put_back(item)
         except asyncio.CancelledError:
             raise
@@ -197,11 +205,25 @@ class Delivery:
             else:
                 self._went_idle(chat, queue)
 
+    def _ask(self, item: Item, spare: int) -> Ask:
+        screen = (item.home, item.key, item.version) if item.kind != POST and item.version else None
+        return Ask(item.chat, item.rank, spare, screen)
+
+    def _drop_superseded(self, queue: ChatQueue, item: Item, newer: int) -> None:
+        """Some process already sent (or is sending) a newer version of this screen: showing this one would
+        put the chat back. It goes, and with it the new message it may have asked for: the newer one was
+        sent by whoever had it."""
+        if queue.pending.head() is item:
+            queue.pending.pop_head()
+            self.superseded += 1
+            log.info(
+                "chat %s: %s version %d dropped, %d already sent", item.chat, item.key, item.version, newer
+            )
+
     def _went_idle(self, chat: int, queue: ChatQueue) -> None:
-        """An idle chat keeps no queue, only its pace among the recent ones; no queue left: all is sent."""
+        """An idle chat keeps no queue (its pace is the pacer's); no queue left: all is sent."""
         if self.queues.get(chat) is queue:
             del self.queues[chat]
-            self.paces[chat] = queue.pace  # it sent just now: the newest to keep
         if not self.queues:
             self._idle.set()
 
@@ -215,20 +237,22 @@ class Delivery:
             napping.cancel()
             queue.waking = None
 
-    async def _send_paced(self, queue: ChatQueue, item: Item) -> bool:
-        """Perform one item; False to keep it at the head of the queue (and try again later)."""
+    async def _send_paced(self, queue: ChatQueue, item: Item, ticket: str, started: float) -> bool:
+        """Perform one item the pacer let go (``ticket``); False to keep it at the head of the queue (and try
+        again later)."""
         for attempt in range(NETWORK_ATTEMPTS):
-            started = self.clock.now()
-            queue.pace.take(started)
-            self.overall.take(started)
+            if attempt:
+                admitted = await self._admitted(item)
+                if admitted is None:
+                    return True  # superseded meanwhile
+                ticket, started = admitted
             try:
                 await self._perform(item)
                 self._delivered(item)
+                queue.strikes = 0
                 return True
             except RetryAfter as error:
-                seconds = retry_seconds(error)
-                log.warning("chat %s: flood control, pausing it %.0fs", item.chat, seconds)
-                queue.paused_until = self.clock.now() + seconds
+                await self._flood_control(queue, item.chat, retry_seconds(error))
                 return False
             except ChatMigrated as error:
                 await self._migrated(item, str(error.new_chat_id))
@@ -246,10 +270,32 @@ class Delivery:
                 log.error("chat %s: %s failed: %s", item.chat, item.kind, error)
                 return True
             finally:
-                finished = self.clock.now()
-                queue.pace.settle(started, finished)
-                self.overall.settle(started, finished)
+                self.pacer.settle(item.chat, ticket, started, self.clock.now())
         return True
+
+    async def _admitted(self, item: Item) -> tuple[str, float] | None:
+        """Wait for the pacer to let ``item`` go again (a retry after a network error): its ticket and the
+        time, or None when a newer version of it was sent meanwhile."""
+        while True:
+            now = self.clock.now()
+            admission = await self.pacer.admit(self._ask(item, 0), now)
+            if admission.newer:
+                self.superseded += 1
+                return None
+            if not admission.wait:
+                return admission.ticket, now
+            await self.clock.sleep(admission.wait)
+
+    async def _flood_control(self, queue: ChatQueue, chat: int, seconds: float) -> None:
+        """Telegram answered 429: the chat waits what it asked, for every process serving the token; one
+        429 after another doubles the wait each time (up to MAX_BACKOFF times), so a disagreement between
+        our clock and Telegram's never becomes a loop of 429s."""
+        queue.strikes += 1
+        seconds *= min(MAX_BACKOFF, 2 ** (queue.strikes - 1))
+        log.warning("chat %s: flood control, pausing it %.0fs", chat, seconds)
+        now = self.clock.now()
+        queue.paused_until = now + seconds
+        await self.pacer.pause(chat, seconds, now)
 
     def _delivered(self, item: Item) -> None:
         """A table or hand is shown: record its version with the chat, for a restarted process to compare."""
@@ -357,17 +403,14 @@ class Delivery:
     async def _delete(self, chat: int, message_id: int) -> None:
         """Delete one of our messages. A delete is a Bot API call, not a message: it waits for the bot's
         overall pace only, not the chat's (which counts messages). Never raises: the send before it is done."""
-        wait = self.overall.wait(self.clock.now())
-        if wait > 0:
-            await self.clock.sleep(wait)
-        started = self.clock.now()
-        self.overall.take(started)
+        while (admission := await self.pacer.admit_call(started := self.clock.now())).wait > 0:
+            await self.clock.sleep(admission.wait)
         try:
             await self.bot.delete_message(chat, message_id)
         except TelegramError as error:
             log.info("chat %s: old message %s not deleted (%s)", chat, message_id, error)
         finally:
-            self.overall.settle(started, self.clock.now())
+            self.pacer.settle(0, admission.ticket, started, self.clock.now())
         self.sent.pop((chat, message_id), None)
 
     async def _post(self, item: Item) -> None:

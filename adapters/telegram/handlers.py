@@ -36,7 +36,7 @@ from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
 from bot.game.membership import refused_join
 from bot.game.private_chat import lobby_opened
 from bot.inputs import Command, Press, User
-from bot.outbox import TABLE_SHOWN
+from bot.outbox import SENDING, TABLE_SHOWN
 from bot.render.text import line, message
 from bot.service import GameService
 from storage.errors import StoreUnavailable
@@ -233,7 +233,9 @@ class Handlers:
         self.memory.forget(old)
         self.memory.forget(new)
         # the table message stays behind in the old group; the next table update posts a new one
-        await self.memory.remember(new, {"table": None, "thread": None, TABLE_SHOWN: None})
+        await self.memory.remember(
+            new, {"table": None, "thread": None, TABLE_SHOWN: None, SENDING + "table": None}
+        )
         self.delivery.moved(old, new)
 
     # ---- misc ----------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from adapters.telegram.pacing import ACTING, SCREENS, WAITING
 from adapters.telegram.render import Rendered
 from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShowTable
 
@@ -35,6 +36,14 @@ class Item:
     lane: int = SCREEN
     version: int = 0  # TABLE, HAND: the chat version it shows, recorded once delivered (bot/outbox.py)
     announce: bool = False  # HAND: their turn came after a wait: a new message (it notifies), the old deleted
+    acting: bool = False  # HAND: of the person whose turn it is (the table given with it says so)
+
+    @property
+    def rank(self) -> int:
+        """Its importance across chats when the token's budget runs short (`pacing.Ask.rank`)."""
+        if self.kind == HAND:
+            return ACTING if self.acting or self.announce else WAITING
+        return WAITING if self.lane == INFO else SCREENS
 
     @property
     def key(self) -> str:
@@ -53,6 +62,7 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
     """Queue jobs for the effects in order; alerts are the handlers' business (answerCallbackQuery). A table
     given with the game's result is the one that shows the end: it goes in the result's lane."""
     ended = {effect.chat for effect in effects if isinstance(effect, Notice) and effect.final}
+    turns = {(effect.chat, effect.turn_user) for effect in effects if isinstance(effect, ShowTable)}
     items: list[Item] = []
     for effect in effects:
         if isinstance(effect, ShowTable):
@@ -81,6 +91,7 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
                     user_id=effect.user_id,
                     version=effect.version,
                     announce=effect.announce,
+                    acting=(effect.chat, effect.user_id) in turns,
                 )
             )
         elif isinstance(effect, Notice):
@@ -108,7 +119,8 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
 
 def merged(queued: Item, newer: Item) -> Item | None:
     """Two updates of one table (or one hand) in a row: only the newer is worth sending. It still opens a
-    new message if either asked for one (a new lobby, then its first join), and still announces a turn."""
+    new message if either asked for one (a new lobby, then its first join), and still announces a turn;
+    whether it is the acting player's is the newer's to say."""
     if queued.kind != newer.kind or queued.kind == POST:
         return None
     if (queued.chat, queued.home, queued.user_id) != (newer.chat, newer.home, newer.user_id):

@@ -7,6 +7,17 @@ counted from the moment it leaves until its answer, as the later time, so a slow
 send slip into a window Telegram still counts as full. A send that can wait (an informational reply) asks
 for ``spare`` sends on top of its own, so a table edit coming next still finds one. The clock is injectable: tests share the fake
 server's virtual clock and play a minute of limits in a fraction of a second.
+
+Telegram counts per token, so the limits belong to every process serving it: `Pacer` is what a delivery
+asks before each send, with two implementations. `LocalPacer` keeps the limits in this process (the
+terminal, tests without Redis, one process alone); `shared_pacing.SharedPacer` keeps them in Redis, where
+every process takes from the same token bucket and the same chat windows.
+
+Across chats a send has a rank (`Ask.rank`): when the token's budget runs short, the acting player's hand
+goes first, then tables, game notices and the game's result, then waiting players' hands and informational
+replies. A lower rank leaves ``RANK_SPARES`` of the token's sends to the higher ones, so under overload it
+waits while they go, and goes once they are served (nothing is lost: waiting screens merge into their
+newest).
 """
 
 from __future__ import annotations
@@ -16,6 +27,8 @@ import bisect
 import time
 from dataclasses import dataclass
 from typing import Protocol
+
+from bot.runtime.lru import LRU
 
 EPSILON = 1e-6  # seconds: float rounding must never turn a wait into an endless series of zero waits
 
@@ -138,3 +151,106 @@ class Limits:
             TokenBucket(self.global_burst, rate, now),
             SlidingWindow(self.global_per_second, 1.0 + self.margin / 10),
         )
+
+
+ACTING, SCREENS, WAITING = 0, 1, 2  # ranks across chats: the acting hand, tables and notices, the rest
+RANK_SPARES = (0, 3, 6)  # the token's sends each rank leaves to higher ones (of its burst of 10 a second)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One send's request: to Telegram chat ``chat``, leaving ``spare`` sends to the chat's next screen (a
+    reply), at ``rank`` across chats; ``screen`` (home chat, screen name, version) for a table or hand with a
+    version, so a pacer that knows what other processes sent can refuse it when it is older."""
+
+    chat: int
+    rank: int = SCREENS
+    spare: int = 0
+    screen: tuple[str, str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A pacer's answer: send now (``wait`` 0; ``ticket`` goes back with `Pacer.settle`), ask again after
+    ``wait`` seconds, or drop (``newer``: the version of the same screen some process already sent)."""
+
+    wait: float = 0.0
+    newer: int = 0
+    ticket: str = ""
+
+
+class Pacer(Protocol):
+    """Telegram's flood limits as one delivery sees them. `admit` takes a send from the limits when it says
+    "send now"; nothing is taken for a wait or a drop."""
+
+    round_trips: int  # calls to a shared store so far (0 for the in-process pacer)
+
+    def behind(self, chat: int, now: float, spare: int) -> bool:
+        """Whether the chat cannot send ``spare`` more now (an estimate, no round trip)."""
+        ...
+
+    async def admit(self, ask: Ask, now: float) -> Admission: ...
+
+    async def admit_call(self, now: float) -> Admission:
+        """A Bot API call that is no message (a delete): the token's pace only."""
+        ...
+
+    def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
+        """The send ``ticket`` was answered: Telegram counted it somewhere between the two."""
+        ...
+
+    async def pause(self, chat: int, seconds: float, now: float) -> None:
+        """Telegram answered 429: nothing goes to the chat for ``seconds``."""
+        ...
+
+
+class LocalPacer:
+    """The limits kept in this process: every chat's pace, for the chats that sent most recently (more than
+    the token's 30 a second let send within a window, so forgetting the others never lets one exceed it)."""
+
+    round_trips = 0
+
+    def __init__(self, limits: Limits, now: float) -> None:
+        self.limits = limits
+        hot = limits.global_per_second * (limits.group_window + limits.margin)
+        self.paces: LRU[int, Pace] = LRU(2 * int(hot))
+        self.overall = limits.overall(now)
+        self.paused: dict[int, float] = {}
+
+    def _pace(self, chat: int, now: float) -> Pace:
+        pace = self.paces.get(chat)
+        if pace is None:
+            pace = self.paces[chat] = self.limits.group(now) if chat < 0 else self.limits.private(now)
+        return pace
+
+    def behind(self, chat: int, now: float, spare: int) -> bool:
+        return self.paused.get(chat, 0.0) > now or self._pace(chat, now).wait(now, spare) > 0
+
+    async def admit(self, ask: Ask, now: float) -> Admission:
+        pace = self._pace(ask.chat, now)
+        paused = self.paused.get(ask.chat, 0.0)
+        if paused <= now:
+            self.paused.pop(ask.chat, None)
+        wait = max(paused - now, pace.wait(now, ask.spare), self.overall.wait(now, RANK_SPARES[ask.rank]))
+        if wait > 0:
+            return Admission(wait)
+        self.paces[ask.chat] = pace  # it sends now: the newest to keep
+        pace.take(now)
+        self.overall.take(now)
+        return Admission(ticket=repr(now))
+
+    async def admit_call(self, now: float) -> Admission:
+        wait = self.overall.wait(now)
+        if wait > 0:
+            return Admission(wait)
+        self.overall.take(now)
+        return Admission(ticket=repr(now))
+
+    def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
+        pace = self.paces.get(chat)
+        if pace is not None:
+            pace.settle(started, finished)
+        self.overall.settle(started, finished)
+
+    async def pause(self, chat: int, seconds: float, now: float) -> None:
+        self.paused[chat] = max(self.paused.get(chat, 0.0), now + seconds)

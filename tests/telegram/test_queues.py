@@ -89,7 +89,7 @@ async def test_the_caches_never_exceed_their_bounds() -> None:
         assert len(memory.ids) <= 100 and len(memory.langs) <= 100 and len(sender.sent) <= 100
         assert len(memory.names) <= 100 and len(memory.user_langs) <= 100
         clock.at += 0.1
-    assert len(sender.paces) <= sender.paces.size
+    assert len(sender.pacer.paces) <= sender.pacer.paces.size  # type: ignore[attr-defined]
     assert memory.names.get("1000") == "Player 1000", "the newest are kept"
 
 

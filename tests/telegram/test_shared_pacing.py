@@ -1,0 +1,215 @@
+"""Several processes on one token: Telegram's limits, the screens' order and the ranking under overload hold
+for all of them together (adapters/telegram/shared_pacing.py).
+
+Each "process" is a `Delivery` with its own PTB `Bot`, chat memory and pacer, all on one event loop, sharing
+one Redis (fakeredis, and once the real server) and the fake Bot API's virtual clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from telegram import Bot
+from telegram.request import HTTPXRequest
+
+from adapters.telegram.delivery import Delivery
+from adapters.telegram.memory import ChatMemory
+from adapters.telegram.pacing import Clock
+from adapters.telegram.shared_pacing import SharedPacer
+from bot.effects import Reply, ShowHand, ShowTable
+from bot.render.text import line, message
+from storage.store import RedisGameStore
+from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram_model import Clock as FakeClock
+from tests.fakes.telegram_model import FakeChat, FakeUser
+
+
+def text(words: str) -> Any:
+    return message([line(words)])
+
+
+class StalledClock:
+    """A process whose event loop is held up once: its next wait lasts ``stall`` seconds longer."""
+
+    def __init__(self, clock: Clock, stall: float) -> None:
+        self.clock, self.stall = clock, stall
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    async def sleep(self, seconds: float) -> None:
+        extra, self.stall = self.stall, 0.0
+        await self.clock.sleep(seconds + extra)
+
+
+@pytest.fixture
+async def processes(telegram_api: FakeTelegram) -> AsyncIterator[Callable[..., Any]]:
+    """``await make(redis, n, clocks=...)``: ``n`` deliveries serving the fake's one token through ``redis``."""
+    made: list[tuple[Delivery, Bot]] = []  # type: ignore[type-arg]
+
+    async def make(redis: Any, n: int = 2, clocks: list[Clock] | None = None) -> list[Delivery]:
+        deliveries = []
+        for index in range(n):
+            pool = HTTPXRequest(connection_pool_size=256)  # as the bot's (adapters/telegram/app.py)
+            bot: Bot = Bot(telegram_api.token, base_url=telegram_api.bot_base_url, request=pool)  # type: ignore[type-arg]
+            await bot.initialize()
+            store = RedisGameStore(redis)
+            clock = clocks[index] if clocks else telegram_api.clock
+            pacer = SharedPacer(store, clock=telegram_api.clock)
+            delivery = Delivery(bot, ChatMemory(store), clock, pacer=pacer)
+            delivery.bot_username = telegram_api.bot_username
+            made.append((delivery, bot))
+            deliveries.append(delivery)
+        return deliveries
+
+    yield make
+    for delivery, bot in made:
+        await delivery.close(drain=0.1)
+        await bot.shutdown()
+
+
+def people(fake: FakeTelegram, n: int, first: int) -> list[FakeUser]:
+    users = [fake.add_user(f"P{first + i}", user_id=first + i) for i in range(n)]
+    for user in users:
+        fake.user_starts(user)
+    return users
+
+
+def sent_to(fake: FakeTelegram, chat: int) -> list[tuple[int, str]]:
+    """(index in the call log, text) of each message sent or edited in ``chat``, in order."""
+    return [
+        (index, str(record.params.get("text")))
+        for index, record in enumerate(fake.call_log)
+        if record.status == 200
+        and record.method in ("sendMessage", "editMessageText")
+        and str(record.params.get("chat_id")) == str(chat)
+    ]
+
+
+async def idle(*deliveries: Delivery, timeout: float = 30.0) -> None:
+    await asyncio.gather(*(delivery.wait_idle(timeout) for delivery in deliveries))
+
+
+# ---- one budget per token --------------------------------------------------------------------------
+
+
+async def presses_on_both(fake: FakeTelegram, a: Delivery, b: Delivery, group: FakeChat, moves: int) -> None:
+    """A game's table changing once a virtual second, its presses landing on both processes in turn."""
+    a.submit([ShowTable(str(group.id), text("table v0"), "g1", version=1)])
+    await a.wait_idle()
+    for version in range(2, moves + 2):
+        (a if version % 2 else b).submit(
+            [ShowTable(str(group.id), text(f"table v{version}"), "g1", version=version)]
+        )
+        await fake.clock.sleep(1.0)
+    await idle(a, b)
+
+
+@pytest.fixture(params=["fake_redis", pytest.param("real_redis", marks=pytest.mark.redis_server)])
+def shared_redis(request: pytest.FixtureRequest) -> Any:
+    return request.getfixturevalue(request.param)
+
+
+async def test_two_processes_share_one_groups_twenty_a_minute(
+    telegram_api: FakeTelegram, processes: Any, shared_redis: Any
+) -> None:
+    telegram_api.clock = FakeClock(speed=100)
+    telegram_api.limits.group_per_window = None  # count what the bot sends, not what Telegram would accept
+    a, b = await processes(shared_redis)
+    group = telegram_api.add_group("Durak night")
+    await presses_on_both(telegram_api, a, b, group, moves=90)
+    assert telegram_api.max_messages_in_window(group, 61.0) <= 20, "one group's limit, for both processes"
+    assert sent_to(telegram_api, group.id)[-1][1] == "table v91", "the newest table is shown in the end"
+
+
+async def test_two_processes_stay_under_thirty_messages_a_second(
+    telegram_api: FakeTelegram, processes: Any, fake_redis: Any
+) -> None:
+    telegram_api.clock = FakeClock(speed=2)
+    telegram_api.limits.global_per_second = None  # count what the bot sends
+    a, b = await processes(fake_redis)
+    users = people(telegram_api, 80, 2001)
+    for round_ in range(3):
+        for index, user in enumerate(users):
+            (a if index % 2 else b).submit([Reply(str(user.id), text(f"note {round_}"))])
+    await idle(a, b)
+    assert len(telegram_api.all_send_times) == 240, "nothing lost"
+    assert max_in(telegram_api.all_send_times, 1.0) <= 30, "the token's limit, for both processes"
+
+
+def max_in(times: list[float], window: float) -> int:
+    ordered = sorted(times)
+    return max((len([t for t in ordered if start <= t < start + window]) for start in ordered), default=0)
+
+
+# ---- no screen goes backwards ------------------------------------------------------------------------
+
+
+def screen(kind: str, chat: str, user: str, version: int) -> ShowTable | ShowHand:
+    if kind == "table":
+        return ShowTable(chat, text(f"table v{version}"), "g1", version=version)
+    return ShowHand(chat, user, text(f"hand v{version}"), "g1", version=version)
+
+
+@pytest.mark.parametrize("kind", ["table", "hand"])
+async def test_a_screen_older_than_one_another_process_delivered_is_dropped(
+    telegram_api: FakeTelegram, processes: Any, fake_redis: Any, kind: str
+) -> None:
+    telegram_api.clock = FakeClock(speed=10)
+    stalled = StalledClock(telegram_api.clock, stall=0.0)
+    a, b = await processes(fake_redis, clocks=[stalled, telegram_api.clock])
+    group = telegram_api.add_group("Durak night")
+    (player,) = people(telegram_api, 1, 3001)
+    chat, user = str(group.id), str(player.id)
+    for version in (1, 2, 3):  # the chat's burst is spent
+        a.submit([screen(kind, chat, user, version)])
+        await a.wait_idle()
+    stalled.stall = 20.0  # process A is held up while its screen for version 5 waits for the chat's pace
+    a.submit([screen(kind, chat, user, 5)])
+    await telegram_api.clock.sleep(0.2)
+    b.submit([screen(kind, chat, user, 6)])
+    await idle(a, b)
+    shown = [words for _, words in sent_to(telegram_api, group.id if kind == "table" else player.id)]
+    assert shown[-1] == f"{kind} v6", f"the chat went back to an older {kind}: {shown}"
+    assert f"{kind} v5" not in shown
+    assert a.superseded == 1
+
+
+# ---- overload degrades by importance -----------------------------------------------------------------
+
+
+async def test_an_overloaded_token_sends_the_acting_hand_first_then_the_table_then_the_rest(
+    telegram_api: FakeTelegram, processes: Any, fake_redis: Any
+) -> None:
+    telegram_api.clock = FakeClock(speed=2)
+    a, b = await processes(fake_redis)
+    busy = [telegram_api.add_group(f"busy {n}") for n in range(50)]  # fakeredis: 100 connections at most
+    readers = people(telegram_api, 16, 4001)
+    for index, other in enumerate(busy):  # other games' tables and replies: seconds of the token's budget
+        (a if index % 2 else b).submit([ShowTable(str(other.id), text("busy"), "g9", version=1)])
+    for round_ in range(3):
+        for index, reader in enumerate(readers):
+            (b if index % 2 else a).submit([Reply(str(reader.id), text(f"rules {round_}"))])
+    sent = telegram_api.all_send_times
+    await telegram_api.wait_until(lambda: len(sent) >= 30, timeout=30, what="the token busy")
+    group = telegram_api.add_group("Durak night")
+    acting, *waiting = people(telegram_api, 4, 5001)
+    chat = str(group.id)
+    effects: list[Any] = [ShowTable(chat, text("our table"), "g1", version=7, turn_user=str(acting.id))]
+    effects += [ShowHand(chat, str(user.id), text("waiting hand"), "g1", version=7) for user in waiting]
+    effects.append(ShowHand(chat, str(acting.id), text("acting hand"), "g1", version=7))
+    a.submit(effects)
+    await idle(a, b, timeout=60.0)
+
+    hand_at = sent_to(telegram_api, acting.id)[0][0]
+    table_at = sent_to(telegram_api, group.id)[0][0]
+    waiting_at = [sent_to(telegram_api, user.id)[0][0] for user in waiting]
+    assert hand_at < table_at < min(waiting_at), "the acting hand, then the table, then waiting hands"
+    for reader in readers:  # nothing lost: replies wait, they are not dropped
+        assert [words for _, words in sent_to(telegram_api, reader.id)] == ["rules 0", "rules 1", "rules 2"]
+    for other in busy:
+        assert [words for _, words in sent_to(telegram_api, other.id)] == ["busy"]
+    assert len(telegram_api.rate_limited) <= 1, f"429s: {telegram_api.rate_limited}"
