@@ -103,6 +103,9 @@ class Playing(Stored):
         None  # seconds left as the acting hand last showed them (None: the turn's length)
     )
     events: list[TableEvent] = Field(default_factory=list)
+    # the seats whose hand message was left as it was after their own press and not drawn since
+    # (`bot.game.screens.left_after_own_press`): a catch-up does not draw them again for that alone
+    left_hands: tuple[int, ...] = Field(default=(), exclude_if=lambda value: not value)
 
 
 class Finished(Stored):
