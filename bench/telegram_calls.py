@@ -36,6 +36,7 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 TAP_EVERY = 1.5  # virtual seconds between taps at human speed
 WORDS = "transfer"
 CALLS = ("sendMessage", "editMessageText", "deleteMessage", "answerCallbackQuery")  # the calls counted
+WRITES = ("sendMessage", "editMessageText", "deleteMessage")  # the calls that write a message
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Run:
     group_messages: int
     group_max_per_minute: int
     rate_limited: int
+    refused: int
     virtual_seconds: float
     real_seconds: float
 
@@ -62,17 +64,20 @@ def record(players: int, seed: int) -> list[tuple[int, str]]:
 
 
 async def button_for(
-    world: World, seat_user: object, step: int, code: str, timeout: float = 10.0
+    world: World, seat_user: object, step: int, code: str, timeout: float = 10.0, refused: str = ""
 ) -> tuple[int, str]:
-    """Wait until the player's hand shows the move's button: (message id, callback data)."""
-    suffix = f"|{step}|{code}"
+    """Wait until the player's hand shows the move's button: (message id, callback data). A hand left as it
+    was after the player's own press shows buttons drawn a step or more ago; a person taps what they see, so
+    the button of an earlier step counts, unless pressing it was just refused (``refused``)."""
     deadline = time.monotonic() + timeout
     while True:
         hand = world.hand(seat_user)  # type: ignore[arg-type]
         if hand is not None:
             for button in hand.buttons():
-                if button.get("callback_data", "").endswith(suffix):
-                    return hand.message_id, button["callback_data"]
+                data = button.get("callback_data", "")
+                parts = data.rsplit("|", 2)
+                if len(parts) == 3 and parts[2] == code and int(parts[1]) <= step and data != refused:
+                    return hand.message_id, data
         if time.monotonic() > deadline:
             raise AssertionError(f"no button for {code} at step {step}")
         await asyncio.sleep(0.0005)
@@ -97,15 +102,21 @@ async def play(players: int, mode: str, speed: float, seed: int, announce_after:
         for person in people[1:]:
             await world.tap(group, lobby, person, "Join")
         await world.tap(group, lobby, people[0], "Start")
-        next_tap = fake.clock.now()
+        next_tap, refused = fake.clock.now(), 0
         for step, (seat, code) in enumerate(log):
             message_id, data = await button_for(world, people[seat], step, code)
             if mode == "human":
                 next_tap += TAP_EVERY
                 await fake.clock.sleep(next_tap - fake.clock.now())
-            query = fake.user_presses(people[seat], message_id, people[seat], data)
-            answer = await fake.wait_for_answer(query)
-            assert not answer.show_alert, answer.text
+                message_id, data = await button_for(world, people[seat], step, code)  # as shown now
+            while True:
+                query = fake.user_presses(people[seat], message_id, people[seat], data)
+                answer = await fake.wait_for_answer(query)
+                assert not answer.show_alert, answer.text
+                if "out of date" not in (answer.text or ""):
+                    break
+                refused += 1  # tapped on a hand drawn before the move: it is drawn again, tap again
+                message_id, data = await button_for(world, people[seat], step, code, refused=data)
         await world.settle(30)
         assert "Game over" in world.newest(group).text
         fake.assert_no_bad_requests()
@@ -118,6 +129,7 @@ async def play(players: int, mode: str, speed: float, seed: int, announce_after:
             len(group_times),
             fake.max_group_messages_per_minute(group),
             len(fake.rate_limited),
+            refused,
             fake.clock.now() - started_at,
             time.perf_counter() - real_start,
         )
@@ -130,23 +142,25 @@ async def play(players: int, mode: str, speed: float, seed: int, announce_after:
 def report(runs: list[Run]) -> None:
     header = (
         f"{'players':>7} {'mode':>5} {'actions':>7} {'calls':>6} {'/action':>7} {'send':>5} {'edit':>5} "
-        f"{'delete':>6} {'answer':>6} {'updates':>7} {'group':>5} {'max/min':>7} {'429':>4} {'game':>8} "
-        f"{'real':>6}"
+        f"{'delete':>6} {'answer':>6} {'writes':>6} {'/action':>7} {'updates':>7} {'group':>5} {'max/min':>7} "
+        f"{'429':>4} {'stale':>5} {'game':>8} {'real':>6}"
     )
     print(header)
     for run in runs:
         calls = run.calls
         sent = sum(calls[method] for method in CALLS)
+        writes = sum(calls[method] for method in WRITES)
         print(
             f"{run.players:>7} {run.mode:>5} {run.actions:>7} {sent:>6} {sent / run.actions:>7.2f} "
             f"{calls['sendMessage']:>5} {calls['editMessageText']:>5} {calls['deleteMessage']:>6} "
-            f"{calls['answerCallbackQuery']:>6} "
+            f"{calls['answerCallbackQuery']:>6} {writes:>6} {writes / run.actions:>7.2f} "
             f"{calls['getUpdates']:>7} {run.group_messages:>5} {run.group_max_per_minute:>7} "
-            f"{run.rate_limited:>4} {run.virtual_seconds / 60:>6.1f}min {run.real_seconds:>5.1f}s"
+            f"{run.rate_limited:>4} {run.refused:>5} {run.virtual_seconds / 60:>6.1f}min {run.real_seconds:>5.1f}s"
         )
     print(
         "calls: sendMessage + editMessageText + deleteMessage + answerCallbackQuery for the whole game "
-        "(lobby included; a delete is an announced hand's old message); "
+        "(lobby included; a delete is an announced hand's old message); writes: the message writes among "
+        "them (sends, edits, deletes); stale: taps refused as out of date and made again on the hand drawn anew; "
         "updates: getUpdates long polls; group: messages the group got (sends + edits); max/min: the most "
         "in any 60 s; game: virtual (Telegram) minutes from /newgame to the result."
     )

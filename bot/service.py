@@ -283,7 +283,9 @@ class GameService:
                     continue
                 effects = decision.effects
                 if on_page is not None:
-                    effects = await self._held_back(chat, effects, session, also_on_app=on_page)
+                    effects = await self._held_back(
+                        chat, effects, session, also_on_app=on_page, before=session
+                    )
                 return notes + stamped(effects, record.version)  # drawn from the stored record
             state = decision.session.encode() if decision.session is not None else None
             saved = await self.store.save_or_current(
@@ -302,7 +304,7 @@ class GameService:
             if isinstance(saved, int):
                 self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
-                effects = await self._held_back(chat, decision.effects, decision.session)
+                effects = await self._held_back(chat, decision.effects, decision.session, before=session)
                 return notes + stamped(marked_applied(effects), saved)
             log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
             record, confirmed = await repair.with_usable_defaults(self.store, chat, saved, notes), True
@@ -314,9 +316,11 @@ class GameService:
         effects: list[Effect],
         session: ChatSession | None,
         also_on_app: str | None = None,
+        before: ChatSession | None = None,
     ) -> list[Effect]:
         """Effects without the chat screens people on the web app do not need (``session``: the chat as they
-        leave it); ``also_on_app`` is on the app whatever the open pages say (their press came from it)."""
+        leave it, ``before``: as they found it, when they changed it); ``also_on_app`` is on the app whatever
+        the open pages say (their press came from it)."""
         if not app_screens.holds_back(effects):
             return effects
         on_app: set[str] = set() if also_on_app is None else {also_on_app}
@@ -327,7 +331,7 @@ class GameService:
                 log.warning("chat=%s: open pages unknown, every screen sent", chat, exc_info=True)
                 if also_on_app is None:
                     return effects
-        return app_screens.thinned(effects, session, on_app)
+        return app_screens.thinned(effects, session, on_app, before)
 
     async def _pages_open(self, chat: ChatRef, user_id: str) -> bool:
         if self.on_app is None:

@@ -107,6 +107,9 @@ class Playing(Stored):
     # (`core.commitment`, docs/fairness.md); empty for games started before deals were committed
     deal_commitment: str = Field(default="", exclude_if=lambda value: not value)
     deal_salt: str = Field(default="", exclude_if=lambda value: not value)
+    # the seats whose hand message was left as it was after their own press and not drawn since
+    # (`bot.game.screens.left_after_own_press`): a catch-up does not draw them again for that alone
+    left_hands: tuple[int, ...] = Field(default=(), exclude_if=lambda value: not value)
 
 
 class Finished(Stored):

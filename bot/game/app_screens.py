@@ -7,8 +7,8 @@ app_platforms`), after each saved move (`thinned`):
 
 - a seated person's hand is neither sent nor edited while they have the page open (the app is the hand);
 - while every seated person has it open, the group's table, which only spectators still read there, is
-  edited once a bout is decided (the table empty again: beaten off or taken) and not at each card of a bout:
-  a spectator follows the game bout by bout, and a bout is the unit the table's own lines describe;
+  edited when a player goes out, not at each card or bout: it keeps the game's standing (who is still in,
+  who went out in which place) and its "Open table" button, with which a spectator watches the game live;
 - the end of a game, the final table and the result, goes out to the group as always, so the chat ends as
   the game did; the final hands of people on the app do not (the app shows them the result).
 
@@ -34,20 +34,28 @@ from storage.keys import ChatRef
 OnApp = Callable[[ChatRef], Awaitable[Collection[str]]]  # the user ids with a page of the chat open now
 
 
-def thinned(effects: list[Effect], session: ChatSession | None, on_app: Collection[str]) -> list[Effect]:
-    """``effects`` of a saved change without the screens people on the app do not need (see above)."""
+def thinned(
+    effects: list[Effect],
+    session: ChatSession | None,
+    on_app: Collection[str],
+    before: ChatSession | None = None,
+) -> list[Effect]:
+    """``effects`` of a saved change (``before``: the chat it changed) without the screens people on the app
+    do not need (see above)."""
     header = session.header if session is not None else None
     if not on_app or not isinstance(header, Playing | Finished):
         return effects  # a lobby, or nobody on the app: every screen as usual
     people = {seat.user_id for seat in header.seats if not seat.is_ai}
     everyone_on_app = people <= set(on_app)
     game = session.game if session is not None else None
-    mid_bout = game is not None and bool(game.attacks)  # a finished game has no bout
+    old = before.game if before is not None and isinstance(before.header, Playing) else None
+    # the game goes on (a finished one shows its end) and nobody went out: the table's standing is unchanged
+    standing = isinstance(header, Playing) and game is not None and old is not None and old.out == game.out
     kept: list[Effect] = []
     for effect in effects:
         if isinstance(effect, ShowHand) and effect.user_id in on_app:
             continue
-        if isinstance(effect, ShowTable) and everyone_on_app and mid_bout and not effect.new_message:
+        if isinstance(effect, ShowTable) and everyone_on_app and standing and not effect.new_message:
             continue
         kept.append(effect)
     return kept

@@ -10,16 +10,24 @@ from bot import buttons
 from bot.ai_seats import FALLBACK_LEVEL, choose_ai_action, safe_default
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
-from bot.effects import Alert, Notice, ShowHand
+from bot.effects import Alert, Message, Notice, ShowHand
 from bot.game.clock import clock_mark, next_deadline
 from bot.game.fast_taps import made_as_tapped
 from bot.game.finish import finish
 from bot.game.last_actions import events_of_step, remember
-from bot.game.screens import current_hand, current_table, hand_message, screen_changes, trump_change_message
+from bot.game.screens import (
+    current_hand,
+    current_table,
+    hand_message,
+    screen_changes,
+    still_left,
+    trump_change_message,
+)
 from bot.game.seats import seat_of, seated, with_seat
 from bot.inputs import User
 from bot.outbox import table_behind
 from bot.payloads import Payload
+from bot.render.hand import played_note
 from bot.render.refusal import refusal_text
 from bot.session import ChatSession, Lobby, Playing, TableEvent
 from core import Action, Game, Settings, new_game
@@ -98,7 +106,12 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
         names = [seat.name for seat in header.seats]
         return show(Alert(user.id, refusal_text(refusal, names, tr), show_alert=True))
     header = with_seat(header, seat_no, timeouts=0, autopilot=False, acted_at=ctx.now)
-    return apply_and_settle(ctx, session, header, game, seat_no, action)
+    decision = apply_and_settle(ctx, session, header, game, seat_no, action, pressed=True)
+    if any(isinstance(effect, ShowHand) and effect.user_id == user.id for effect in decision.effects):
+        return decision
+    # their hand message is left as it was (`left_after_own_press`): the press's answer says what was played
+    note = Alert(user.id, played_note(action, game.view(seat_no), tr))
+    return replace(decision, effects=[note, *decision.effects])
 
 
 def stale_press(ctx: Context, header: Playing, game: Game, seat_no: int, user: User) -> Decision:
@@ -142,18 +155,28 @@ def on_timer(ctx: Context, session: ChatSession) -> Decision:
 
 
 def apply_and_settle(
-    ctx: Context, before: ChatSession, header: Playing, game: Game, seat: int, action: Action
+    ctx: Context,
+    before: ChatSession,
+    header: Playing,
+    game: Game,
+    seat: int,
+    action: Action,
+    pressed: bool = False,
 ) -> Decision:
+    """``seat`` takes ``action``; ``pressed``: by their own press (not the clock, an AI, a surrender)."""
     after = game.apply(seat, action)
     header = header.model_copy(
         update={"events": remember(header.events, events_of_step(game, seat, action, after))}
     )
-    return settle(ctx, before, header, after)
+    return settle(ctx, before, header, after, pressed=seat if pressed else None)
 
 
-def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> Decision:
+def settle(
+    ctx: Context, before: ChatSession | None, header: Playing, game: Game, pressed: int | None = None
+) -> Decision:
     """After a change: let inline AI seats move, finish a game that ended, set the next deadline, and say
-    what changed for the table and for each person's hand.
+    what changed for the table and for each person's hand (``pressed``: the seat whose press made the
+    change, `screen_changes`).
 
     Inline AI moves (``ai_delay`` 0) are decided here only when ``ctx.ai.inline`` (the terminal, tests); with
     a worker pool the chain stops at the first move not worked out ahead, and that seat's deadline (now)
@@ -175,8 +198,11 @@ def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     if game.is_over:
         return finish(ctx, before, header, game)
     header, deadline = next_deadline(ctx, header, game)
+    drawn: dict[tuple[int, str], Message] = {}
+    effects = screen_changes(ctx, before, header, game, drawn=drawn, pressed=pressed)
+    header = header.model_copy(update={"left_hands": still_left(before, header, effects, pressed)})
     next_session = ChatSession(header=header, game=game)
-    effects = screen_changes(ctx, before, header, game, drawn=next_session._hands)
+    next_session._hands.update(drawn)
     old_game = before.game if before is not None else None
     if old_game is not None and game.severny_card >= 0 and old_game.severny_card < 0:
         effects.append(Notice(ctx.chat_id, trump_change_message(game, ctx.tr(header.lang))))

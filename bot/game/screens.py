@@ -11,7 +11,7 @@ from bot.render.hand import render_hand
 from bot.render.table import render_table
 from bot.render.text import SUIT_SYMBOL, bold, line, message
 from bot.session import ChatSession, Playing
-from core import Game, Phase
+from core import Game
 
 
 def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
@@ -55,11 +55,14 @@ def screen_changes(
     header: Playing,
     game: Game,
     drawn: dict[tuple[int, str], Message] | None = None,
+    pressed: int | None = None,
 ) -> list[Effect]:
-    """The table always; a hand only when what that person sees has changed.
+    """The table always; a hand only when what that person can do or holds has changed.
 
     Each new hand is put in ``drawn`` (by seat and language) when given; the old hands are taken from
-    ``before``'s own such record when it has one (a session this process saved), else drawn again."""
+    ``before``'s own such record when it has one (a session this process saved), else drawn again.
+    ``pressed``: the seat whose own press made this change; their hand is left as it was when the press
+    only took their card and their turn (`left_after_own_press`), and recorded in ``drawn`` as if shown."""
     announce = turn_announced(ctx, before, header, game)
     effects: list[Effect] = [
         ShowTable(
@@ -94,6 +97,8 @@ def screen_changes(
         new = hand_message(ctx, header, game, seat_no, tr)
         if drawn is not None:
             drawn[(seat_no, tr.lang)] = new
+        if seat_no == pressed and old_game is not None and left_after_own_press(ctx, old_game, game, seat_no):
+            continue
         if same_game:
             assert isinstance(old_header, Playing) and old_game is not None
             old = old_drawn.get((seat_no, tr.lang))
@@ -139,14 +144,48 @@ def turn_announced(ctx: Context, before: ChatSession | None, header: Playing, ga
 
 
 def quiet_hand(game: Game, seat: int) -> tuple[object, ...] | None:
-    """Everything a hand message without buttons shows (its cards, out, over, trumps, and while the player
-    waits who attacks whom or takes); None when the seat has buttons, whose payloads carry the game step and
-    so change with every move."""
+    """Everything a hand message without buttons shows: its cards, out, over and trumps, and nothing of the
+    table (the group's table shows whose turn it is, and the clock); None when the seat has buttons, whose
+    payloads carry the game step and so change with every move."""
     if game.to_act == seat or game.legal_actions(seat):
         return None
-    out = seat in game.out
-    waiting = () if out or game.is_over else (game.phase is Phase.TAKING, game.attacker, game.defender)
-    return (game.hand_masks[seat], out, game.is_over, game.trump_index, waiting)
+    return (game.hand_masks[seat], seat in game.out, game.is_over, game.trump_index)
+
+
+def left_after_own_press(ctx: Context, before: Game, game: Game, seat: int) -> bool:
+    """Whether ``seat``'s hand message is left as it was after their own press (docs/telegram.md §3): on a
+    platform that answers a press apart from the message (`HandLayout.answer_apart`: the answer says what was
+    played), while the press only took cards from what they hold, and what they may do now is on the message
+    already: nothing (it is someone else's turn), or, when they act again straight away (a defender covering
+    card after card, an attacker throwing in more), some of the buttons it shows. Their old buttons are then
+    safe: one still legal is made as tapped (`bot.game.fast_taps`), any other is refused as out of date and
+    draws the hand again. It is drawn with their next change: new buttons after someone else's move, cards
+    added (a take, the draw after a bout), out, trumps changed, the end."""
+    if not ctx.hand_layout.answer_apart:
+        return False
+    held, had = game.hand_masks[seat], before.hand_masks[seat]
+    if held & had != held or (seat in game.out) != (seat in before.out) or game.is_over:
+        return False
+    if game.trump_index != before.trump_index:
+        return False
+    now = {action.code for action in game.legal_actions(seat)}
+    if not now:
+        return True
+    shown = {action.code for action in before.legal_actions(seat)}
+    return game.step == before.step + 1 and now <= shown
+
+
+def still_left(
+    before: ChatSession | None, header: Playing, effects: list[Effect], pressed: int | None
+) -> tuple[int, ...]:
+    """`Playing.left_hands` after ``effects``: the seat that pressed, if its hand was left, and those left
+    before whose hand is not drawn now."""
+    old = before.header if before is not None else None
+    left = set(old.left_hands) if isinstance(old, Playing) and old.game_id == header.game_id else set()
+    if pressed is not None:
+        left.add(pressed)
+    drawn = {effect.user_id for effect in effects if isinstance(effect, ShowHand)}
+    return tuple(sorted(seat for seat in left if header.seats[seat].user_id not in drawn))
 
 
 def trump_change_message(game: Game, tr: Translator) -> Message:

@@ -9,7 +9,7 @@ from bot.payloads import Payload
 from bot.render.app_button import open_app_button
 from bot.render.clock import time_left_text
 from bot.render.hand_layout import CHAT_HAND, HandLayout
-from bot.render.hand_status import own_result, waiting_line
+from bot.render.hand_status import own_result
 from bot.render.table import table_lines
 from bot.render.text import SUIT_SYMBOL, bold, card, cards, line, message, rows
 from bot.session import Playing
@@ -35,6 +35,25 @@ def action_label(action: Action, view: View, tr: Translator) -> str:
         # TRANSLATORS: button: give the lowest trump for the turned-up trump card {card}
         return _("Swap for {card}").format(card=card(view.trump_card) if view.trump_card else "")
     return action.code
+
+
+def played_note(action: Action, view: View, tr: Translator) -> str:
+    """The answer to the press of ``action`` (``view``: the presser's, before it), shown as a toast over the
+    hand message, which is left as it was (`bot.game.screens.left_after_own_press`)."""
+    _ = tr._
+    if action.kind is Kind.ATTACK:
+        # TRANSLATORS: the answer to a pressed card button, over the hand message that still shows it
+        return _("You played {card}.").format(card=card(action.card or ""))
+    if action.kind is Kind.COVER:
+        covered = view.table[action.slot][0]
+        return _("You beat {target} with {card}.").format(card=card(action.card or ""), target=card(covered))
+    if action.kind is Kind.TRANSFER:
+        return _("You transferred with {card}.").format(card=card(action.card or ""))
+    if action.kind is Kind.TAKE:
+        return _("You take the cards.")
+    if action.kind is Kind.PASS:
+        return _("You passed.")
+    return ""
 
 
 def prompt(view: View, tr: Translator) -> str:
@@ -94,9 +113,8 @@ def render_hand(
         if now is not None and session.turn_deadline is not None:
             lines.append(line(time_left_text(session.turn_deadline, now, tr)))
     elif layout.buttons:
-        waiting = waiting_line(view, [s.name for s in session.seats], tr)
-        if waiting:
-            lines.append(line(waiting))
+        # nothing of the table while waiting: the group's table shows whose turn it is and the clock, and a
+        # hand is edited when what its player holds or can do changes, not at every move of the others
         lines.append(line(_("Not your turn: the buttons appear here when it is.")))
     else:
         lines.append(line(_("Not your turn: a card, t or p typed now is played when your turn comes.")))

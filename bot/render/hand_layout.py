@@ -9,19 +9,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.keys import LOCAL
+from storage.keys import DISCORD, LOCAL
 
 
 @dataclass(frozen=True, slots=True)
 class HandLayout:
     table_beside: bool = False  # the table is on the same screen: no title, trump, talon or table lines
     buttons: bool = True  # moves are buttons to tap (else typed, and a move may be typed before the turn)
+    # a press is answered apart from the hand message (Telegram's toast), so the hand need not be edited
+    # after the player's own move (`bot.game.screens.left_after_own_press`); Discord answers a press by
+    # editing the hand itself, the terminal draws the hand under the table
+    answer_apart: bool = False
 
 
-CHAT_HAND = HandLayout()
+CHAT_HAND = HandLayout(answer_apart=True)
+DISCORD_HAND = HandLayout()
 TERMINAL_HAND = HandLayout(table_beside=True, buttons=False)
 
 
 def hand_layout(platform: str) -> HandLayout:
     """The layout of hands on ``platform`` (a `storage.keys` id)."""
-    return TERMINAL_HAND if platform == LOCAL else CHAT_HAND
+    return {LOCAL: TERMINAL_HAND, DISCORD: DISCORD_HAND}.get(platform, CHAT_HAND)

@@ -38,31 +38,46 @@ def with_app(harness: Harness, pages: Pages, platforms: frozenset[str] = frozens
     harness.service.on_app = pages
 
 
+def answerer(harness: Harness) -> User:
+    """Of Ann and Bob, the one who answers the first move (the mover's hand is left after their press)."""
+    return BOB if whose_turn(harness, (ANN, BOB)) == ANN else ANN
+
+
 async def test_the_hands_of_people_on_the_app_are_not_returned(harness: Harness) -> None:
     await start(harness, "", (ANN, BOB))
-    with_app(harness, Pages({ANN.id}))
+    on_app = answerer(harness)
+    with_app(harness, Pages({on_app.id}))
     effects = await first_move(harness, (ANN, BOB))
-    assert ANN.id not in {e.user_id for e in effects if isinstance(e, ShowHand)}
-    assert BOB.id in {e.user_id for e in effects if isinstance(e, ShowHand)}
-    assert any(isinstance(e, ShowTable) for e in effects), "Bob reads the table in the chat"
+    assert on_app.id not in {e.user_id for e in effects if isinstance(e, ShowHand)}
+    assert any(isinstance(e, ShowTable) for e in effects), "the mover reads the table in the chat"
+
+
+async def test_the_hand_of_a_person_in_the_chat_is_returned(harness: Harness) -> None:
+    await start(harness, "", (ANN, BOB))
+    in_chat = answerer(harness)
+    with_app(harness, Pages({ANN.id, BOB.id} - {in_chat.id}))
+    effects = await first_move(harness, (ANN, BOB))
+    assert {e.user_id for e in effects if isinstance(e, ShowHand)} == {in_chat.id}
 
 
 async def test_a_platform_without_the_app_never_asks_who_is_on_it(harness: Harness) -> None:
     await start(harness, "", (ANN, BOB))
     pages = Pages({ANN.id, BOB.id})
     with_app(harness, pages, platforms=frozenset({"dc"}))
+    in_chat = answerer(harness)
     effects = await first_move(harness, (ANN, BOB))
     assert pages.asked == 0
-    assert {e.user_id for e in effects if isinstance(e, ShowHand)} == {ANN.id, BOB.id}
+    assert {e.user_id for e in effects if isinstance(e, ShowHand)} == {in_chat.id}
 
 
 async def test_every_screen_goes_out_when_open_pages_cannot_be_read(harness: Harness) -> None:
     await start(harness, "", (ANN, BOB))
     pages = Pages(fails=True)
     with_app(harness, pages)
+    in_chat = answerer(harness)
     effects = await first_move(harness, (ANN, BOB))
     assert pages.asked == 1
-    assert {e.user_id for e in effects if isinstance(e, ShowHand)} == {ANN.id, BOB.id}
+    assert {e.user_id for e in effects if isinstance(e, ShowHand)} == {in_chat.id}
     assert any(isinstance(e, ShowTable) for e in effects)
 
 

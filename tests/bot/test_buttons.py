@@ -98,4 +98,4 @@ async def test_every_press_is_answered_exactly_once_whatever_it_did(harness: Har
         answers = [e for e in effects if isinstance(e, Alert) and e.user_id == user.id]
         assert len(answers) == 1, (code, answers)
     moved = await press_move(harness, ANN, "a:7S")
-    assert isinstance(moved[0], Alert) and moved[0].text == "" and moved[0].applied
+    assert isinstance(moved[0], Alert) and moved[0].text == "You played 7♠." and moved[0].applied

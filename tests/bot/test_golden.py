@@ -89,6 +89,10 @@ def code_of(button: Button) -> str:
     return button.payload.rsplit("|", 1)[-1]
 
 
+def drawn_at(button: Button) -> int:
+    return int(button.payload.rsplit("|", 2)[1])
+
+
 class Recorder:
     """Runs the inputs through the harness and writes each one's effects as readable text."""
 
@@ -184,6 +188,8 @@ async def record_game(store: RedisGameStore, spec: GameSpec, lang: str) -> Recor
             await rec.press(users[-1], my_hand)
         options = [(u, b) for u in users for b in flat(harness.screen.hands.get(u.id))]
         assert options, "nobody has a button to press, but the game is not over"
+        newest = max(drawn_at(b) for _u, b in options)  # not a hand left after its own press
+        options = [(u, b) for u, b in options if drawn_at(b) == newest]
         previous = choose(options, rng)
         await rec.press(*previous)
     else:

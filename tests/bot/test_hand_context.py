@@ -3,16 +3,14 @@ the player's own result, and a finished table offers no "My hand"."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from bot.effects import ShowHand
 from bot.i18n import translator
 from bot.inputs import User
-from bot.render.hand_status import own_result, waiting_line
+from bot.render.hand_status import own_result
 from bot.session import ChatSession, Playing
-from core import Game, Phase
+from core import Game
 from core.events import Result
 from storage.keys import ChatRef
 from tests.bot.conftest import ANN, BOB, CAT
@@ -32,14 +30,16 @@ def hand_text(harness: Harness, user: User) -> str:
     return harness.screen.hands[user.id].plain_text
 
 
-async def test_a_waiting_hand_names_who_attacks_whom(harness: Harness) -> None:
+async def test_a_waiting_hand_shows_only_its_cards(harness: Harness) -> None:
     players = (ANN, BOB, CAT)
     await start(harness, "", players)
     _header, game = await playing(harness)
     attacker, defender = players[game.attacker], players[game.defender]
-    (bystander,) = (p for p in players if p not in (attacker, defender))
-    assert f"{attacker.name} is attacking, {defender.name} is defending" in hand_text(harness, bystander)
-    assert f"{attacker.name} is attacking you" in hand_text(harness, defender)
+    for waiting in (p for p in players if p != attacker):
+        text = hand_text(harness, waiting)
+        assert "Your cards: " in text and "Not your turn: the buttons appear here when it is." in text
+        assert attacker.name not in text and defender.name not in text, "who plays is on the group's table"
+        assert "On the table" not in text and "seconds left" not in text
 
 
 async def test_a_waiting_hand_is_not_edited_for_each_card_of_the_bout(harness: Harness) -> None:
@@ -50,41 +50,6 @@ async def test_a_waiting_hand_is_not_edited_for_each_card_of_the_bout(harness: H
     (bystander,) = (p for p in players if p not in (attacker, defender))
     effects = await harness.press(attacker, buttons(harness.screen.hands[attacker.id])[0].payload)
     assert bystander.id not in {e.user_id for e in effects if isinstance(e, ShowHand)}
-    assert f"{attacker.name} is attacking, {defender.name} is defending" in hand_text(harness, attacker)
-
-
-async def test_a_waiting_hand_says_who_takes(harness: Harness) -> None:
-    players = (ANN, BOB, CAT)
-    await start(harness, "", players)
-    header, game = await playing(harness)
-    names = [seat.name for seat in header.seats]
-    (bystander,) = (s for s in range(3) if s not in (game.attacker, game.defender))
-    taking = {"phase": Phase.TAKING, "to_act": game.attacker}
-    tr = translator("en")
-    said = waiting_line(replace(game.view(bystander), **taking), names, tr)  # type: ignore[arg-type]
-    assert said == f"{names[game.defender]} is taking the cards"
-    said = waiting_line(replace(game.view(game.defender), **taking), names, tr)  # type: ignore[arg-type]
-    assert said == "You are taking the cards; the others may throw in more"
-
-
-@pytest.mark.parametrize(
-    ("lang", "attacks_whom", "attacks_you"),
-    [
-        ("ru", "{a} атакует, {d} отбивается", "{a} ходит под вас"),
-        ("it", "{a} attacca, {d} si difende", "{a} ti sta attaccando"),
-    ],
-)
-async def test_the_waiting_line_speaks_the_players_language(
-    harness: Harness, lang: str, attacks_whom: str, attacks_you: str
-) -> None:
-    players = (User("1", "Ann", lang), User("2", "Bob", lang), User("3", "Cat", lang))
-    await harness.command(players[0], "settings", "lang=en", is_admin=True)  # the table's buttons in English
-    await start(harness, "", players)
-    _header, game = await playing(harness)
-    attacker, defender = players[game.attacker], players[game.defender]
-    (bystander,) = (p for p in players if p not in (attacker, defender))
-    assert attacks_whom.format(a=attacker.name, d=defender.name) in hand_text(harness, bystander)
-    assert attacks_you.format(a=attacker.name) in hand_text(harness, defender)
 
 
 async def test_every_hand_at_the_end_says_the_players_own_result(harness: Harness) -> None:

@@ -62,7 +62,8 @@ async def test_player_whose_private_chat_is_closed_is_asked_in_the_group_and_the
 
 async def test_stale_button_press_gets_the_services_alert(world: World) -> None:
     group, ann, bob = await two_player_game(world)
-    mover, hand = next((p, world.hand(p)) for p in (ann, bob) if world.hand(p) is not None)
+    mover = world.acting([ann, bob])
+    hand = world.hand(mover)
     assert hand is not None
     old_data = [b["callback_data"] for b in hand.buttons() if "callback_data" in b]
     query = world.fake.user_presses(mover, hand.message_id, mover, old_data[0])
@@ -208,7 +209,7 @@ async def test_webhook_refuses_a_request_without_the_secret(world_factory: Calla
 
 async def test_a_slow_service_still_gets_the_press_answered_within_a_second(world: World) -> None:
     group, ann, bob = await two_player_game(world)
-    mover = next(p for p in (ann, bob) if world.hand(p) is not None)
+    mover = world.acting([ann, bob])
     hand = world.hand(mover)
     assert hand is not None
     handle = world.bot.handlers.service.handle

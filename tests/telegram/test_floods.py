@@ -64,7 +64,7 @@ def table_updates(world: World, group: FakeChat) -> list[CallRecord]:
 async def move_and_time_the_table(world: World, group: FakeChat, players: list[FakeUser]) -> float:
     """A player taps a move; the virtual seconds from the press being answered to the table's update (an
     edit, or a new message at the bottom when the flood buried the table)."""
-    mover = next(p for p in players if world.hand(p) is not None)
+    mover = world.acting(players)
     hand = world.hand(mover)
     assert hand is not None
     data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)

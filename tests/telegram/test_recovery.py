@@ -24,7 +24,7 @@ async def test_a_screen_not_delivered_is_not_recorded(world: World) -> None:
     group, ann, bob = await two_player_game(world)
     await world.bot.delivery.marks.flush()
     world.fake.hold("editMessageText", "sendMessage")
-    mover = next(p for p in (ann, bob) if world.hand(p) is not None)
+    mover = world.acting([ann, bob])
     hand = world.hand(mover)
     assert hand is not None
     data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)

@@ -74,14 +74,19 @@ async def test_the_older_moves_table_and_hands_queued_after_the_newers_are_dropp
 
 async def test_my_hand_resends_the_current_hand_with_an_equal_version(world: World) -> None:
     group, ann, bob = await two_player_game(world)
-    world.bot.delivery.submit(await decided_move(world, group, [ann, bob]))
+    effects = await decided_move(world, group, [ann, bob])
+    world.bot.delivery.submit(effects)
     await world.settle()
+    # the one who answers the move: the mover's own hand is left as it was (docs/telegram.md §3)
+    (answerer,) = (
+        p for p in (ann, bob) if any(isinstance(e, ShowHand) and e.user_id == str(p.id) for e in effects)
+    )
     version = (await world.store.load(ChatRef("tg", str(group.id)))).version
-    assert world.bot.delivery.shown.newest[(str(group.id), str(ann.id))][0] == version
-    before = world.fake.bot_messages(ann)
-    world.fake.press_button(group, table_message(world, group).message_id, ann, "My hand")  # a deep link
+    assert world.bot.delivery.shown.newest[(str(group.id), str(answerer.id))][0] == version
+    before = world.fake.bot_messages(answerer)
+    world.fake.press_button(group, table_message(world, group).message_id, answerer, "My hand")  # a deep link
     await world.settle()
-    sent = world.fake.bot_messages(ann)
+    sent = world.fake.bot_messages(answerer)
     assert "Your cards" in sent[-1].text and sent[-1].message_id > before[-1].message_id, "sent again"
     assert len(sent) == len(before), "as a new message, the old hand deleted"
 

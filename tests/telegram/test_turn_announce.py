@@ -19,16 +19,15 @@ def hands_of(world: World, person: FakeUser, deleted: bool = False) -> list[Stor
 
 async def tap_first_move(world: World, people: list[FakeUser]) -> tuple[FakeUser, FakeUser]:
     """The person to act taps their first move button; returns (them, who acts now)."""
-    mover = next(p for p in people if world.hand(p) is not None)
+    mover = world.acting(people)
     await world.press_first_move(people)
-    after = next(p for p in people if world.hand(p) is not None)
-    return mover, after
+    return mover, world.acting(people)
 
 
 async def test_a_turn_after_a_wait_sends_the_hand_anew_and_deletes_the_old_one(world: World) -> None:
     group, people = await open_lobby(world, "", ["Ann", "Bob"])
     await world.tap(group, world.newest(group, "New game"), people[0], "Start")
-    waiting = next(p for p in people if world.hand(p) is None)
+    waiting = next(p for p in people if p != world.acting(people))
     (old,) = hands_of(world, waiting)
     world.offset += 30  # the attacker thinks for half a minute
     _mover, after = await tap_first_move(world, people)
@@ -56,7 +55,7 @@ async def test_a_quick_answer_edits_the_hand_in_place(world: World) -> None:
 async def test_a_hand_that_cannot_be_deleted_still_leaves_the_new_one(world: World) -> None:
     group, people = await open_lobby(world, "", ["Ann", "Bob"])
     await world.tap(group, world.newest(group, "New game"), people[0], "Start")
-    waiting = next(p for p in people if world.hand(p) is None)
+    waiting = next(p for p in people if p != world.acting(people))
     (old,) = hands_of(world, waiting)
     old.deleted = True  # the player cleared the chat: Telegram answers "message to delete not found"
     world.offset += 30

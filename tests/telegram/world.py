@@ -156,9 +156,16 @@ class World:
                 return message
         return None
 
+    def acting(self, players: list[FakeUser]) -> FakeUser:
+        """Of ``players``, the one to act: whose hand shows the newest move buttons (a hand left as it was
+        after its player's own press keeps older ones, docs/telegram.md §3)."""
+        shown = [(drawn_at(hand), p) for p in players if (hand := self.hand(p)) is not None]
+        assert shown, "nobody has move buttons"
+        return max(shown, key=lambda pair: pair[0])[1]
+
     async def press_first_move(self, players: list[FakeUser]) -> None:
-        """The first of ``players`` with move buttons taps the first of them; then the bot settles."""
-        mover = next(p for p in players if self.hand(p) is not None)
+        """The player to act taps the first of their move buttons; then the bot settles."""
+        mover = self.acting(players)
         hand = self.hand(mover)
         assert hand is not None
         data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
@@ -243,3 +250,9 @@ def replayed_public_cards(game: Game, log: list[tuple[int, str]]) -> set[str]:
         if action.kind is Kind.EXCHANGE:
             public.update(card.symbol for card in set(before) - set(game.view(seat).hand))
     return public
+
+
+def drawn_at(hand: StoredMessage) -> int:
+    """The game step the newest move button of a hand message was drawn at (chat|game|step|code)."""
+    steps = [int(b["callback_data"].split("|")[2]) for b in hand.buttons() if "callback_data" in b]
+    return max(steps, default=-1)

@@ -1,0 +1,114 @@
+"""Fewer hand edits in chat play (docs/telegram.md §3): a hand is edited when what its player holds or may
+do changes, not for the table's context; the mover's own hand is left as it was after their press (the
+press's answer says what was played) until their next change; every old button left on it stays safe."""
+
+from __future__ import annotations
+
+from bot.effects import Alert, Effect, ShowHand
+from bot.inputs import User
+from storage.store import RedisGameStore
+from tests.bot.conftest import ANN, BOB, CAT
+from tests.bot.harness import Harness
+from tests.bot.stacked import game_now, press_move, stacked_game
+
+DAN = User("4", "Dan")
+PLAYERS = (ANN, BOB, CAT, DAN)
+# trumps: spades (A♠ turned up); Ann attacks Bob; Cat and Dan hold no six
+HANDS = ["6H 6C 7S 9D TD KC", "QD 7H 8C 9C 7D 8D", "JC JS QS KS TC 8S", "9H TH JH QH KH AD"]
+OUT_OF_DATE = "That button is out of date: use the newest message."
+
+
+def hands_of(effects: list[Effect]) -> set[str]:
+    return {effect.user_id for effect in effects if isinstance(effect, ShowHand)}
+
+
+def answer_to(effects: list[Effect], user: User) -> str:
+    return next(e.text for e in effects if isinstance(e, Alert) and e.user_id == user.id)
+
+
+async def test_the_movers_hand_is_left_after_their_own_press_and_the_answer_says_what_was_played(
+    harness: Harness,
+) -> None:
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    effects = await press_move(harness, ANN, "a:6H")
+    assert hands_of(effects) == {BOB.id}, "only the defender, who must answer; not Ann, Cat or Dan"
+    assert answer_to(effects, ANN) == "You played 6♥."
+
+
+async def test_a_waiting_hand_is_not_edited_when_the_defender_takes(harness: Harness) -> None:
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    await press_move(harness, ANN, "a:6H")
+    effects = await press_move(harness, BOB, "t")
+    assert CAT.id not in hands_of(effects) and DAN.id not in hands_of(effects)
+    assert BOB.id not in hands_of(effects), "his own press: left as it was"
+    assert answer_to(effects, BOB) == "You take the cards."
+
+
+async def test_the_movers_hand_is_edited_when_a_take_gives_them_cards(harness: Harness) -> None:
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    await press_move(harness, ANN, "a:6H")
+    await press_move(harness, BOB, "t")
+    effects = await press_move(harness, ANN, "p")  # the bout ends: Bob picks up 6♥
+    assert BOB.id in hands_of(effects)
+    assert "6♥" in harness.screen.hands[BOB.id].plain_text
+
+
+async def test_the_movers_hand_is_edited_when_the_draw_after_the_bout_refills_it(harness: Harness) -> None:
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    await press_move(harness, ANN, "a:6H")
+    await press_move(harness, BOB, "t")
+    effects = await press_move(harness, ANN, "p")  # her own press, but she draws a card for the 6♥
+    assert ANN.id in hands_of(effects)
+    assert answer_to(effects, ANN) == "", "her hand is drawn again: the plain answer"
+
+
+async def test_the_movers_hand_is_left_while_they_act_again_with_buttons_it_shows(harness: Harness) -> None:
+    await stacked_game(harness, PLAYERS, ["6H 6C 6D 9D TD KC", *HANDS[1:]], trump="AS")
+    await press_move(harness, ANN, "a:6H")
+    await press_move(harness, BOB, "t")
+    drawn = (await game_now(harness)).step  # Ann may throw in 6♣ or 6♦, or pass
+    effects = await press_move(harness, ANN, "a:6C")
+    game = await game_now(harness)
+    assert ANN.id not in hands_of(effects) and game.to_act == 0, "she may still pass: Pass is on her hand"
+    assert answer_to(effects, ANN) == "You played 6♣."
+    await press_move(harness, ANN, "p", drawn_at=drawn)  # the Pass of the hand left as it was
+    assert (await game_now(harness)).step == game.step + 1, "made: nobody else moved since it was drawn"
+
+
+async def test_a_stale_press_on_a_hand_left_after_its_own_press_is_refused_and_draws_it_again(
+    harness: Harness,
+) -> None:
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    await press_move(harness, ANN, "a:6H")
+    version = await harness.version()
+    effects = await press_move(harness, ANN, "a:6C", drawn_at=0)  # Bob is defending now
+    assert await harness.version() == version
+    assert answer_to(effects, ANN) == OUT_OF_DATE
+    assert hands_of(effects) == {ANN.id}
+    assert "6♥" not in harness.screen.hands[ANN.id].plain_text, "her hand as it is now"
+
+
+async def test_a_double_tap_on_a_hand_left_after_its_own_press_never_applies_twice(harness: Harness) -> None:
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    await press_move(harness, ANN, "a:6H")
+    await press_move(harness, BOB, "t")
+    await press_move(harness, BOB, "t", drawn_at=1)  # his Take again, on the hand left as it was
+    game = await game_now(harness)
+    assert game.step == 2 and harness.screen.alerts[-1].text == OUT_OF_DATE
+
+
+async def test_a_timed_out_move_draws_the_hand_again(harness: Harness) -> None:
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    await press_move(harness, ANN, "a:6H")
+    harness.clock += 600  # Bob never answers: the safe default (take) is played for him
+    effects = await harness.fire_timers()
+    assert (await game_now(harness)).step == 2
+    assert BOB.id in hands_of(effects), "he did not press: his hand shows what was played for him"
+
+
+async def test_a_discord_hand_is_drawn_again_after_its_own_press(fake_redis: object) -> None:
+    harness = Harness(RedisGameStore(fake_redis), platform="dc")  # type: ignore[arg-type]
+    await stacked_game(harness, PLAYERS, HANDS, trump="AS")
+    effects = await press_move(harness, ANN, "a:6H")
+    assert hands_of(effects) == {ANN.id, BOB.id}, "Discord answers a press by editing the hand itself"
+    assert answer_to(effects, ANN) == ""
