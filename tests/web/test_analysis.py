@@ -5,10 +5,15 @@ the store beside the archive."""
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
+from playwright.async_api import Browser
 
 from adapters.web.links import parse_replay_ref, replay_ref
 from bot.runtime.ai_work import AnalysisJob
@@ -16,13 +21,17 @@ from bot.runtime.analyses import Analyses
 from storage.keys import analysis_key, archive_key
 from storage.store import ARCHIVE_TTL, RedisGameStore
 from tests.bot.harness import Harness
-from tests.web.pages import ANN, BOB, EVE, auth, front_end, served
-from tests.web.test_replay import play_to_the_end
+from tests.web.browser import replay_page, serving
+from tests.web.pages import ANN, BOB, EVE, TOKEN, auth, front_end, served
+from tests.web.test_replay import browser, play_to_the_end  # noqa: F401 (the Chromium fixture)
 
 
 @pytest.fixture
 def harness(fake_redis: Any) -> Harness:
     return Harness(RedisGameStore(fake_redis))
+
+
+SHOTS = Path(os.environ["ANALYSIS_SHOTS"]) if os.environ.get("ANALYSIS_SHOTS") else None  # save a screenshot
 
 
 class Workers:
@@ -135,3 +144,25 @@ async def test_one_analysis_runs_per_chat(harness: Harness, fake_redis: Any) -> 
         assert busy.status == 429
         workers.held.set()
         await computed(client, ANN, ref)
+
+
+async def test_the_chart_and_the_jump_links_appear(
+    browser: Browser,  # noqa: F811 (the fixture imported from the replay's tests)
+    harness: Harness,
+    fake_redis: Any,
+) -> None:
+    harness.clock = time.time()
+    ref, _ = await finished_game(harness)
+    front, _ = front_end(harness, fake_redis, analyses=analyses(harness, Workers()))
+    page = await replay_page(browser, ANN, ref, TOKEN)
+    async with serving(front) as base:
+        await page.goto(f"{base}?{urlencode({'tgWebAppStartParam': ref})}")
+        await page.click("[data-go='analyse']")
+        await page.wait_for_selector(".analysis-chart polyline", timeout=60_000)
+        assert await page.locator(".analysis-chart").count() == 2
+        jump = page.locator(".analysis-costly [data-jump]").first
+        step = await jump.get_attribute("data-jump")
+        await jump.click()
+        await page.wait_for_selector(f"#app[data-step='{step}']")
+        if SHOTS:
+            await page.locator(".replay-analysis").screenshot(path=str(SHOTS / "webapp-analysis.png"))
