@@ -96,6 +96,10 @@ def parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="print an archived game step by step")
     replay.add_argument("game_id", help="the id printed after the game (also in the archive)")
     replay.add_argument("--lang", choices=LANGS, default="en")
+    replay.add_argument(
+        "--analyse", action="store_true", help="then the hard AI's view of each player's decisions"
+    )
+    replay.add_argument("--workers", type=int, default=0, help="processes for --analyse (default: cores)")
     return top
 
 
@@ -492,6 +496,12 @@ async def replay(config: BotConfig, args: argparse.Namespace) -> int:
         return 1
     try:
         print_replay(archived, sys.stdout, args.lang)
+        if args.analyse:
+            from adapters.local.replay import analyse_here, print_analysis
+
+            workers = args.workers or os.cpu_count() or 1
+            analysis = await analyse_here(args.game_id, archived, workers, sys.stderr)
+            print_analysis(archived, analysis, sys.stdout, args.lang)
     except ArchiveError as error:
         print(str(error), file=sys.stderr)
         return 1

@@ -1,9 +1,11 @@
-"""Screenshots of the page at phone size (390x844) for the README: the lobby, a table in mid-game, the result.
+"""Screenshots of the page at phone size (390x844) for the README: the lobby, a table in mid-game, the result,
+and the finished game's analysis on its replay page.
 
     python scripts/screenshots.py [--out docs/img] [--seed 5] [--scheme light|dark]
 
 A lobby is opened in a local chat, then the page is driven as a player would: two AI seats added with the
-lobby's buttons, Start, legal moves tapped until the table shows a bout worth seeing, then played out.
+lobby's buttons, Start, legal moves tapped until the table shows a bout worth seeing, then played out; the
+result's Replay opened, and its analysis asked for (computed on a thread here: this process has no AI pool).
 Needs Debian's Chromium (`apt-get install chromium`) and the playwright package (`pip install -e '.[test]'`);
 colour emoji need `fonts-noto-color-emoji`. Nothing is fetched from the internet.
 """
@@ -28,6 +30,7 @@ from adapters.web.sessions import LocalSessions, Viewer  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
 from bot.inputs import Command, User  # noqa: E402
 from bot.queries import session_id  # noqa: E402
+from bot.runtime.analyses import Analyses  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.session import ChatSession  # noqa: E402
 from storage.keys import LOCAL, ChatRef  # noqa: E402
@@ -77,7 +80,8 @@ async def shoot(out: Path, seed: int, scheme: Literal["light", "dark"]) -> None:
     service = GameService(RedisGameStore(redis), ServiceConfig(ai_delay=0), seed_source=lambda: seed)
     ref = await open_lobby(service)
     sessions = LocalSessions(Viewer(LOCAL, PLAYER), ref)
-    front = WebFrontEnd(service, redis, deliver_nowhere, local=sessions)
+    analyses = Analyses(service.store, lambda work, job: asyncio.to_thread(work, job))
+    front = WebFrontEnd(service, redis, deliver_nowhere, local=sessions, analyses=analyses)
     out.mkdir(parents=True, exist_ok=True)
     async with serving(front) as base, async_playwright() as playwright:
         browser = await launch(playwright)
@@ -98,9 +102,14 @@ async def shoot(out: Path, seed: int, scheme: Literal["light", "dark"]) -> None:
         await page.screenshot(path=out / "webapp-table.png")
         await play_until_over(page)
         await page.screenshot(path=out / "webapp-result.png")
+        await page.locator(".replay-link").click()
+        await page.click("[data-go='analyse']")
+        await page.wait_for_selector(".analysis-chart polyline", timeout=300_000)
+        await page.locator(".replay-analysis").scroll_into_view_if_needed()
+        await page.screenshot(path=out / "webapp-analysis.png")
         await browser.close()
     await redis.aclose()
-    for name in ("lobby", "table", "result"):
+    for name in ("lobby", "table", "result", "analysis"):
         print(out / f"webapp-{name}.png")
 
 

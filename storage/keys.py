@@ -157,6 +157,11 @@ def archive_key(game_id: str) -> str:
     return f"{PREFIX}:archive:{game_id}"
 
 
+def analysis_key(game_id: str) -> str:
+    """A finished game's analysis, beside its archive and gone with it (`GameStore.save_analysis`)."""
+    return f"{PREFIX}:analysis:{game_id}"
+
+
 def timer_member(chat: ChatRef, version: int) -> str:
     """A member of `durak:timers:<platform>`: "tg:-100123|7" (chat ids never contain "|")."""
     return f"{chat}|{version}"

@@ -133,6 +133,10 @@ class GameStore(Protocol):
 
     async def archived_game(self, game_id: str) -> str | None: ...
 
+    async def analysis(self, game_id: str) -> str | None: ...
+
+    async def save_analysis(self, game_id: str, analysis: str) -> bool: ...
+
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None: ...
 
     async def ping(self) -> None: ...
@@ -545,6 +549,24 @@ class RedisGameStore:
     async def archived_game(self, game_id: str) -> str | None:
         archived = text(await self._roundtrip(self.redis.get(k.archive_key(game_id))))
         return None if archived is None else str(archived)
+
+    async def analysis(self, game_id: str) -> str | None:
+        """A finished game's analysis, once computed (`bot.runtime.analyses`); None before, or when gone."""
+        found = text(await self._roundtrip(self.redis.get(k.analysis_key(game_id))))
+        return None if found is None else str(found)
+
+    async def save_analysis(self, game_id: str, analysis: str) -> bool:
+        """Keep a game's analysis until its archive expires; False (nothing written) when the archive is
+        gone or an analysis is kept already. A key of its own rather than a field of the archive: the
+        archive is written once, by the script that saves the game's end, and never rewritten, so a later
+        write cannot race it or corrupt it; the key's expiry is the archive's remaining time."""
+        left = int(await self._roundtrip(self.redis.ttl(k.archive_key(game_id))))
+        if left <= 0:  # -2: no archive; -1: one without expiry (not written by this code): the same TTL
+            if left != -1:
+                return False
+            left = ARCHIVE_TTL
+        written = await self._roundtrip(self.redis.set(k.analysis_key(game_id), analysis, ex=left, nx=True))
+        return bool(written)
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
         """Move a chat's game, messages, settings and stats to a new id (Telegram group -> supergroup)."""

@@ -4,14 +4,22 @@ group's table printed after every step by the same renderer the chats use (the a
 
 from __future__ import annotations
 
-from typing import TextIO
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TextIO
 
 from adapters.local.text import message_text
 from bot.game.archive import chat_id_of, first_position, replayed, result_message
 from bot.game.last_actions import events_of_step, remember
 from bot.i18n import translator
+from bot.render.analysis import analysis_lines
 from bot.render.table import render_table
+from bot.runtime.ai_work import AnalysisJob
+from bot.runtime.analyses import Progress, computed
 from bot.session import Playing
+from core.ai.analysis import Analysis
 
 
 def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
@@ -41,3 +49,26 @@ def print_replay(archive_json: str, out: TextIO, lang: str = "en") -> None:
     result = result_message(game, seats, chat_id, header.game_id, tr)
     if result is not None:
         out.write("\n" + message_text(result) + "\n")
+
+
+def print_analysis(archive_json: str, analysis: Analysis, out: TextIO, lang: str = "en") -> None:
+    """`durak-bot replay <id> --analyse`: each player's decisions judged by the hard AI, the costliest first."""
+    out.write("\n" + "\n".join(analysis_lines(archive_json, analysis, lang)) + "\n")
+
+
+async def analyse_here(game_id: str, archive_json: str, workers: int, progress: TextIO) -> Analysis:
+    """The game's analysis computed in a pool of ``workers`` processes, a progress line on ``progress``."""
+    loop = asyncio.get_running_loop()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+
+        async def offload(fn: Callable[[AnalysisJob], Any], job: AnalysisJob) -> Any:
+            return await loop.run_in_executor(pool, fn, job)
+
+        def told(done: Progress) -> None:
+            progress.write(f"\ranalysing: {done.done} of {done.total} decisions")
+            progress.flush()
+
+        found = await computed(game_id, archive_json, offload, progress=told, parallel=workers)
+    progress.write("\n")
+    return found

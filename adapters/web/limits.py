@@ -4,6 +4,9 @@
   reconnects; everything else comes over its WebSocket, so a person reading faster than this is a script.
 - Replays: ``GET /api/replay`` per person (`replay_limiter`). Building one costs the engine a whole game
   (tens of milliseconds of CPU for a long game), so the budget is a few at once, then one every 2 s.
+- Analyses: ``GET /api/analysis`` per person (`analysis_limiter`). The page asks again every 2 s while the
+  analysis is computed, and what it starts is bounded apart (`bot.runtime.analyses`: one per game, one per
+  chat at a time), so the budget covers that polling: a few at once, then one a second.
 - Presses: the service's own limit (`bot.runtime.ratelimit`), the same bucket as the chat's buttons.
 
 As `bot.runtime.ratelimit` explains, the buckets are per process. A refusal is a 429 with ``Retry-After``.
@@ -26,6 +29,8 @@ READ_RATE = 2.0  # state reads per second, sustained
 READ_BURST = 10.0  # at once: a few tabs opened together, reconnects after a network change
 REPLAY_RATE = 0.5  # replays per second, sustained: one every 2 s
 REPLAY_BURST = 5.0  # at once: a player looking through their last few games
+ANALYSIS_RATE = 1.0  # analysis asks per second, sustained: the page polls every 2 s while it is computed
+ANALYSIS_BURST = 5.0
 
 
 class BodyTooLarge(Exception):
@@ -38,6 +43,10 @@ def read_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
 
 def replay_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
     return PressLimiter(REPLAY_RATE, REPLAY_BURST, clock)
+
+
+def analysis_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
+    return PressLimiter(ANALYSIS_RATE, ANALYSIS_BURST, clock)
 
 
 def retry_after(limiter: PressLimiter) -> str:

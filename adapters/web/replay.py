@@ -194,4 +194,9 @@ def labels(tr: Translator) -> dict[str, str]:
         "seal_none": _("This game was dealt before deals were sealed."),
         # TRANSLATORS: the replay page: before the 64-hexadecimal-digit hash of the deck's order
         "seal": _("Seal"),
+        # TRANSLATORS: the replay page: a button that asks the hard AI to judge each player's decisions
+        "analyse": _("Analyse the decisions"),
+        # TRANSLATORS: the replay page, while the analysis is computed
+        "analysing": _("Analysing the game: {done} of {total} decisions…"),
+        "analysis_failed": _("The analysis could not be made: try again later."),
     }

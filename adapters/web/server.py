@@ -44,6 +44,8 @@ from bot.game.membership import MembershipCheck, refused_join
 from bot.i18n import Translator, translator
 from bot.inputs import Press, User
 from bot.queries import NotForYou, Sight, Snapshot
+from bot.render.analysis import analysis_state
+from bot.runtime.analyses import Analyses, Busy, Progress
 from bot.runtime.ratelimit import PressLimiter
 from bot.service import GameService
 from storage.errors import StoreUnavailable
@@ -96,6 +98,8 @@ class WebFrontEnd:
         static: Path = STATIC,
         read_limiter: PressLimiter | None = None,
         replay_limiter: PressLimiter | None = None,
+        analysis_limiter: PressLimiter | None = None,
+        analyses: Analyses | None = None,
         replay_cache_bytes: int = REPLAY_CACHE_BYTES,
         is_member: MembershipCheck | None = None,
     ) -> None:
@@ -114,6 +118,14 @@ class WebFrontEnd:
         # per person, checked before any Redis call (`adapters.web.limits`); presses: the service's limiter
         self.read_limiter = read_limiter or limits.read_limiter()
         self.replay_limiter = replay_limiter or limits.replay_limiter()
+        self.analysis_limiter = analysis_limiter or limits.analysis_limiter()
+        # a finished game's analysis, in the AI workers: with them, by default (`bot.runtime.analyses`)
+        pool = service.ai
+        self.analyses = analyses or (
+            Analyses(service.queries.store, pool.offload, max_running=max(1, pool.workers // 2))
+            if pool is not None
+            else None
+        )
         self._replays = ReplayCache(replay_cache_bytes)  # the bytes sent, by (game, language)
         self._building: dict[tuple[str, str], asyncio.Future[bytes]] = {}  # one build per replay at a time
         self._build_slot = asyncio.Semaphore(1)  # one replay built at a time, on a worker thread
@@ -137,6 +149,7 @@ class WebFrontEnd:
         app.router.add_post(base + "/api/session", self.session)
         app.router.add_get(base + "/api/state", self.state)
         app.router.add_get(base + "/api/replay", self.replay)
+        app.router.add_get(base + "/api/analysis", self.analysis)
         app.router.add_post(base + "/api/press", self.press)
         app.router.add_get(base + "/api/ws", self.websocket)
         app.on_startup.append(self._start)
@@ -158,6 +171,8 @@ class WebFrontEnd:
 
     async def _stop(self, app: web.Application) -> None:
         await self.hub.stop()
+        if self.analyses is not None:
+            await self.analyses.aclose()
 
     # ---- who is asking -----------------------------------------------------------------------------
 
@@ -276,10 +291,51 @@ class WebFrontEnd:
         for someone who did not play it, 429 for one person asking too often. Who may watch is decided on
         the archive's own fields before anything is built; a replay is built once per language, off the
         event loop, and kept as the bytes sent."""
+        asked = await self.archived_asked(request, self.replay_limiter)
+        if isinstance(asked, web.Response):
+            return asked
+        game_id, archived, tr = asked
+        body = await self.replayed(game_id, archived, tr.lang)
+        if body is None:
+            return failed(404, not_archived_text(tr))
+        return web.Response(body=body, content_type=JSON, charset="utf-8")
+
+    async def analysis(self, request: web.Request) -> web.Response:
+        """A finished game's analysis (`bot.runtime.analyses`), for its players only, refused exactly as its
+        replay is. 200 with the analysis (`bot.render.analysis.analysis_state`) once computed; else 202 with
+        ``{"progress": {"done", "total"}}``, the first ask starting it in the AI workers; 429 while the
+        chat's other game (or as many as this process computes) is being analysed; 503 without AI workers."""
+        asked = await self.archived_asked(request, self.analysis_limiter)
+        if isinstance(asked, web.Response):
+            return asked
+        game_id, archived, tr = asked
+        if self.analyses is None:
+            return failed(503, tr._("The game's analysis is not available here."))
+        try:
+            found = await self.analyses.ask(game_id, archived)
+        except StoreUnavailable:
+            return unavailable(tr)
+        if isinstance(found, Progress):
+            return web.json_response({"progress": {"done": found.done, "total": found.total}}, status=202)
+        if isinstance(found, Busy):
+            text = (
+                tr._("Another game of this chat is being analysed: try again when it is done.")
+                if found is Busy.CHAT
+                else tr._("Many games are being analysed right now: try again in a minute.")
+            )
+            return failed(429, text, {"Retry-After": "10"})
+        return web.json_response(analysis_state(archived.record, found, tr.lang))
+
+    async def archived_asked(
+        self, request: web.Request, limiter: PressLimiter
+    ) -> tuple[str, Archived, Translator] | web.Response:
+        """The archived game a request's ``?ref=`` names, when its viewer played it (its id, its archive, the
+        viewer's translator); else the refusal to send: 404 for a game the archive does not hold or another
+        chat's, 403 for someone who did not play it, 429 past ``limiter`` (checked before any Redis call)."""
         viewer = self.request_viewer(request)
         tr = translator(viewer.user.lang)
-        if not self.replay_limiter.allow(viewer.platform, viewer.user.id):  # before any Redis call
-            return too_many(tr, self.replay_limiter)
+        if not limiter.allow(viewer.platform, viewer.user.id):
+            return too_many(tr, limiter)
         ref = parse_replay_ref(request.query.get("ref", ""))
         if ref is None:
             return failed(404, not_archived_text(tr))
@@ -293,10 +349,7 @@ class WebFrontEnd:
         if archived is NotForYou.NOT_A_PLAYER:
             text = tr._("Only the players of this game can watch its replay.")
             return failed(403, text)
-        body = await self.replayed(ref.game_id, archived, tr.lang)
-        if body is None:
-            return failed(404, not_archived_text(tr))
-        return web.Response(body=body, content_type=JSON, charset="utf-8")
+        return ref.game_id, archived, tr
 
     async def replayed(self, game_id: str, archived: Archived, lang: str) -> bytes | None:
         """The replay's JSON in ``lang``, as sent; None when the game does not replay. Built once: asks for a

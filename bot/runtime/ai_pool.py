@@ -26,6 +26,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from bot.ai_seats import (
     FALLBACK_LEVEL,
@@ -46,6 +47,8 @@ from bot.session import ChatSession, Playing
 from core import Action, Game
 
 log = logging.getLogger("durak.ai")
+J = TypeVar("J")
+R = TypeVar("R")
 
 CHEAP_LEVELS = frozenset({"random", "greedy", "easy"})  # decided on the loop: cheaper than the round trip
 JOBS_PER_WORKER = 2  # in flight per worker before the pool counts as saturated: one running, one queued
@@ -86,6 +89,7 @@ class AiPool:
         self.answered: OrderedDict[JobKey, AiResult] = OrderedDict()
         self.sources: Counter[str] = Counter()  # "pool", "here", "saturated", "late", "failed"
         self.worker_pids: set[int] = set()
+        self.offloaded = 0  # jobs of `offload` queued or running
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # spawn: a forked child would inherit the event loop, its sockets and the threads of the parent
@@ -156,7 +160,7 @@ class AiPool:
             return known
         pending = self.running.get(key)
         if pending is None:
-            if len(self.running) >= self.max_in_flight:
+            if len(self.running) + self.offloaded >= self.max_in_flight:
                 self._count(count, "saturated")
                 return None
             job = AiJob(kind, decision_seed(game_id, game.step), game.view(seat), tuple(game.log))
@@ -179,6 +183,20 @@ class AiPool:
             return None
         self._count(count, "pool")
         return result
+
+    async def offload(self, fn: Callable[[J], R], job: J) -> R:
+        """Work that is no decision (a finished game's analysis, `bot.runtime.analyses`) on the same workers.
+        Counted against ``max_in_flight`` while queued or running, so a move finds the pool saturated (and
+        plays the fallback) rather than waiting behind it; its callers send one job at a time. Raises what
+        the job raised; a broken pool is replaced first."""
+        self.offloaded += 1
+        try:
+            return await asyncio.wrap_future(self.executor.submit(fn, job))
+        except BrokenProcessPool:
+            self._restart("analysis")
+            raise
+        finally:
+            self.offloaded -= 1
 
     def _submit(self, key: JobKey, job: AiJob) -> asyncio.Future[AiResult]:
         pending: Future[AiResult] = self.executor.submit(self.work, job)

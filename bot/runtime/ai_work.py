@@ -9,6 +9,7 @@ their codes and come back as the interned objects, so the AI compares them by id
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -16,8 +17,10 @@ import signal
 import threading
 from dataclasses import dataclass
 
-from bot.ai_seats import Ranking
+from bot.ai_seats import Ranking, decision_seed
 from core.actions import Action
+from core.ai.analysis import Decision
+from core.state import Game
 from core.view import View
 
 HINT = "hint"  # the job kind of `/hint` (every other job names the AI level that decides)
@@ -47,6 +50,33 @@ def work(job: AiJob) -> AiResult:
     if job.kind == HINT:
         return AiResult(ranking=tuple(hint(job.view, job.log, seed=job.seed)), pid=os.getpid())
     return AiResult(action=make_player(job.kind, seed=job.seed).choose(job.view, job.log), pid=os.getpid())
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """A batch of a finished game's analysis (`core.ai.analysis`): the game as dealt and its whole log (after
+    the game nothing is secret, and the analysis itself asks only each deciding seat's view), and the steps
+    to evaluate (for `analysis_steps`: the seats whose decisions are wanted)."""
+
+    game_id: str  # the seeds are the game's, as `/hint` had them (`decision_seed`)
+    game: Game
+    log: tuple[tuple[int, str], ...]
+    steps: tuple[int, ...] = ()
+    seats: tuple[int, ...] = ()
+
+
+def analysis_steps(job: AnalysisJob) -> tuple[int, ...]:
+    """In a worker process: the steps where one of ``job.seats`` had a choice (a replay of the game)."""
+    from core.ai.analysis import decision_steps
+
+    return tuple(decision_steps(job.game, job.log, set(job.seats)))
+
+
+def analysis_work(job: AnalysisJob) -> tuple[Decision, ...]:
+    """In a worker process: the decisions at ``job.steps``, with the seeds `/hint` had there."""
+    from core.ai.analysis import analyse
+
+    return tuple(analyse(job.game, job.log, job.steps, functools.partial(decision_seed, job.game_id)))
 
 
 def start_worker() -> None:

@@ -64,3 +64,13 @@ def open_endgames(seeds: range, accept: Callable[[Game, int], bool] = lambda gam
                 break
             game = game.apply(seat, rng.choice(game.legal_actions(seat)))
     return found
+
+
+def brute_force_safe(game: Game, seat: int) -> bool:
+    """Plain minimax over the public API: can ``seat`` avoid being the durak?"""
+    if game.is_over:
+        return game.result is None or game.result.durak != seat
+    actor = game.to_act
+    assert actor is not None
+    outcomes = (brute_force_safe(game.apply(actor, a), seat) for a in game.legal_actions(actor))
+    return any(outcomes) if actor == seat else all(outcomes)

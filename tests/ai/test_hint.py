@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core import Game, Settings, new_game
+from core import Settings, new_game
 from core.ai import hint
-from tests.ai.helpers import open_endgames
+from tests.ai.helpers import brute_force_safe, open_endgames
 
 
 def test_hint_gives_every_legal_action_once_with_a_probability_best_first() -> None:
@@ -20,16 +20,6 @@ def test_hint_gives_every_legal_action_once_with_a_probability_best_first() -> N
         game = game.apply(seat, ranked[0][0])
 
 
-def _brute_force_safe(game: Game, seat: int) -> bool:
-    """Plain minimax over the public API: can ``seat`` avoid being the durak?"""
-    if game.is_over:
-        return game.result is None or game.result.durak != seat
-    actor = game.to_act
-    assert actor is not None
-    outcomes = (_brute_force_safe(game.apply(actor, a), seat) for a in game.legal_actions(actor))
-    return any(outcomes) if actor == seat else all(outcomes)
-
-
 def test_hint_in_an_open_endgame_is_exact() -> None:
     positions = open_endgames(range(40))
     assert len(positions) >= 10
@@ -39,6 +29,6 @@ def test_hint_in_an_open_endgame_is_exact() -> None:
         assert seat is not None
         ranked = hint(game.view(seat), game.log)
         for action, value in ranked:
-            assert value == (1.0 if _brute_force_safe(game.apply(seat, action), seat) else 0.0), action
+            assert value == (1.0 if brute_force_safe(game.apply(seat, action), seat) else 0.0), action
         mixed += len({value for _, value in ranked}) > 1
     assert mixed > 0, "no position where the choice mattered: the test proves little"

@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from bot.runtime.ai_work import AiJob, AiResult, work
+from bot.runtime.ai_work import AiJob, AiResult, AnalysisJob, analysis_steps, work
 
 GATE = "DURAK_TEST_AI_GATE"  # workers are spawned with the environment of the moment: the gate's path
 
@@ -34,3 +34,9 @@ def gated_last_legal(job: AiJob) -> AiResult:
 def dies(job: AiJob) -> AiResult:
     """A worker killed mid-decision (out of memory, say)."""
     os._exit(1)
+
+
+def gated_analysis_steps(job: AnalysisJob) -> tuple[int, ...]:
+    """A game's analysis job that waits for the gate (see `analysis_steps`)."""
+    wait_for_gate()
+    return analysis_steps(job)

@@ -25,7 +25,7 @@ from bot.context import ServiceConfig
 from bot.effects import Effect, ShowTable
 from bot.inputs import TimerDue
 from bot.runtime.ai_pool import AiPool, hint_limiter
-from bot.runtime.ai_work import AiJob, work
+from bot.runtime.ai_work import AiJob, AnalysisJob, work
 from bot.runtime.metrics import PrometheusMetrics
 from bot.service import GameService
 from bot.session import ChatSession, Playing
@@ -33,7 +33,7 @@ from bot.timers import handle_due
 from core import Game, Settings, new_game
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
-from tests.bot.ai_workers import GATE, dies, gated, gated_last_legal
+from tests.bot.ai_workers import GATE, dies, gated, gated_analysis_steps, gated_last_legal
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness, buttons
 from tests.prometheus import prometheus  # noqa: F401  (a fixture)
@@ -371,3 +371,19 @@ def test_ai_workers_default_to_the_cores_but_one_and_at_least_one(
     monkeypatch.setenv("AI_DEADLINE_MS", "900")
     read = BotConfig(_env_file=None)  # type: ignore[call-arg]
     assert (read.ai_workers, read.ai_deadline_ms) == (3, 900)
+
+
+async def test_an_analysis_job_in_the_pool_counts_against_its_bound(pools: Pools) -> None:
+    """A finished game's analysis shares the workers: while its job is in flight, a move finds the pool
+    saturated and plays the normal level's move at once rather than waiting behind it."""
+    pool = pools.make(work=gated_last_legal, deadline=60, max_in_flight=1)
+    dealt, seat = opening(seed=3)
+    job = AnalysisJob("g1", dealt, ((seat, dealt.legal_actions(seat)[0].code),), seats=(seat,))
+    analysing = asyncio.create_task(pool.offload(gated_analysis_steps, job))
+    while not pool.offloaded:
+        await asyncio.sleep(0.001)
+    second, other = opening(seed=4)
+    assert await pool.move(second, other, "hard", "g2") is choose_ai_action(second, other, "normal", "g2")
+    assert pool.sources["saturated"] == 1
+    pools.open_gate()
+    assert await analysing == (1,) and pool.offloaded == 0

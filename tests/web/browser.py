@@ -116,6 +116,15 @@ async def phone_page(browser: Browser, telegram: str | None = None, scale: float
     return await context.new_page()
 
 
+async def replay_page(browser: Browser, user: User, ref: str, token: str) -> Page:
+    """A phone-sized page of ``user``'s Telegram opening the replay ``ref`` (its start parameter)."""
+    from tests.web.initdata import make_init_data
+
+    init_data = make_init_data(token, int(user.id), user.name, start_param=ref)
+    person = {"id": int(user.id), "first_name": user.name, "language_code": user.lang}
+    return await phone_page(browser, telegram_stub(init_data, person, ref, {}))
+
+
 # ---- playing through the page -----------------------------------------------------------------------
 
 

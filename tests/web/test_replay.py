@@ -33,8 +33,7 @@ from storage.keys import LOCAL, archive_key
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import game_now, press_move, stacked_game
-from tests.web.browser import headless_chromium, phone_page, serving, telegram_stub
-from tests.web.initdata import make_init_data
+from tests.web.browser import headless_chromium, replay_page, serving
 from tests.web.pages import ANN, BOB, EVE, TOKEN, auth, current_ref, front_end, served, state_of
 
 HANDS = ["6S 7S 8S 9S TS JS", "6H 7H 8H 9H TH JH"]
@@ -243,9 +242,7 @@ async def test_the_slider_and_the_move_list_walk_through_the_game(
     async with served(front) as client:
         replay = await (await replay_of(client, ANN, ref)).json()
     last = len(replay["steps"]) - 1
-    init_data = make_init_data(TOKEN, int(ANN.id), ANN.name, start_param=ref)
-    person = {"id": int(ANN.id), "first_name": ANN.name, "language_code": "en"}
-    page = await phone_page(browser, telegram_stub(init_data, person, ref, {}))
+    page = await replay_page(browser, ANN, ref, TOKEN)
     async with serving(front) as base:
         await page.goto(
             f"{base}?{urlencode({'tgWebAppStartParam': ref})}"

@@ -9,7 +9,8 @@ import { startInTelegram, telegramWebApp } from "./telegram.js";
 import { deck, messageScreen } from "./views.js";
 import { checkDeal } from "./seal.js";
 
-const replay = { data: null, step: 0, seal: null };
+const replay = { data: null, step: 0, seal: null, auth: null, lang: "en", analysis: null, analysing: null, analysisError: "" };
+const ANALYSIS_POLL_MS = 2000; // while the server computes the analysis (202), asked again this often
 
 function label(key, values = {}) {
   let text = replay.data?.labels?.[key] ?? key;
@@ -50,6 +51,7 @@ function draw() {
         ? h("section", { class: "replay-result" }, data.result.map((line) => h("p", {}, line)))
         : null,
       sealSection(),
+      analysisSection(),
       moveList(),
     ),
   );
@@ -71,6 +73,120 @@ function sealSection() {
     h("p", {}, text),
     data.deal ? h("p", { class: "replay-seal-hash" }, `${label("seal")}: ${data.deal.commitment}`) : null,
   );
+}
+
+// ---- the analysis: the hard AI's view of each person's decisions (GET api/analysis) ----------------------
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  node.append(...children);
+  return node;
+}
+
+function analysisSection() {
+  const { analysis, analysing, analysisError } = replay;
+  if (analysis) return analysisView(analysis);
+  const asked = analysing !== null;
+  return h(
+    "section",
+    { class: "replay-analysis" },
+    asked
+      ? h("p", { class: "analysis-progress" }, label("analysing", { done: analysing.done, total: analysing.total || "…" }))
+      : h("button", { type: "button", class: "btn", "data-go": "analyse", onclick: askAnalysis }, label("analyse")),
+    analysisError ? h("p", { class: "analysis-error" }, analysisError) : null,
+  );
+}
+
+function analysisView(analysis) {
+  const words = analysis.labels;
+  const last = replay.data.steps.length - 1;
+  return h(
+    "section",
+    { class: "replay-analysis" },
+    h("h2", {}, words.heading),
+    h("p", { class: "analysis-explained" }, words.explained),
+    analysis.players.map((player) =>
+      h(
+        "div",
+        { class: "analysis-player", "data-seat": player.seat },
+        h(
+          "p",
+          { class: "analysis-summary" },
+          words.summary.replace("{name}", player.name).replace("{n}", player.decisions).replace("{costly}", player.costly),
+        ),
+        chart(player, last, analysis.costly.filter((d) => d.seat === player.seat), words.chance),
+      ),
+    ),
+    h("h3", {}, words.costliest),
+    analysis.costly.length
+      ? h(
+          "ol",
+          { class: "analysis-costly" },
+          analysis.costly.map((decision) =>
+            h(
+              "li",
+              {},
+              h(
+                "button",
+                { type: "button", class: "link", "data-jump": decision.step, onclick: () => go(decision.step) },
+                label("step", { n: decision.step, total: last }),
+              ),
+              ` · ${decision.name}: ${decision.text}`,
+            ),
+          ),
+        )
+      : h("p", {}, words.none),
+  );
+}
+
+/** One player's chance of being the durak after each of their decisions: a line over the game's steps,
+ * the costly decisions marked (each a jump to its step), and the slider's step as a vertical line. */
+function chart(player, last, costly, title) {
+  const width = 320, height = 90, pad = 4;
+  const x = (step) => pad + ((width - 2 * pad) * step) / Math.max(last, 1);
+  const y = (percent) => pad + ((height - 2 * pad) * (100 - percent)) / 100;
+  const points = player.series.map(([step, percent]) => `${x(step).toFixed(1)},${y(percent).toFixed(1)}`).join(" ");
+  const marks = costly.map((decision) => {
+    const at = player.series.find(([step]) => step === decision.step);
+    const mark = svg("circle", { class: "analysis-mark", cx: x(decision.step), cy: y(at ? at[1] : 50), r: 4, "data-jump": decision.step });
+    mark.append(svg("title", {}, `${decision.step}: ${decision.text}`));
+    mark.addEventListener("click", () => go(decision.step));
+    return mark;
+  });
+  return svg(
+    "svg",
+    { class: "analysis-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${player.name}: ${title}` },
+    svg("title", {}, `${player.name}: ${title}`),
+    svg("rect", { class: "analysis-frame", x: 0.5, y: 0.5, width: width - 1, height: height - 1 }),
+    svg("line", { class: "analysis-half", x1: pad, x2: width - pad, y1: y(50), y2: y(50) }),
+    svg("line", { class: "analysis-now", x1: x(replay.step), x2: x(replay.step), y1: pad, y2: height - pad }),
+    svg("polyline", { class: "analysis-line", points }),
+    ...marks,
+  );
+}
+
+/** Ask for the analysis; while the server computes it (202), ask again every couple of seconds. */
+async function askAnalysis() {
+  replay.analysing = replay.analysing || { done: 0, total: 0 };
+  replay.analysisError = "";
+  draw();
+  try {
+    const answer = await request("GET", `api/analysis?ref=${encodeURIComponent(replay.data.ref)}&lang=${replay.lang}`, replay.auth);
+    if (answer.progress) {
+      replay.analysing = answer.progress;
+      draw();
+      setTimeout(askAnalysis, ANALYSIS_POLL_MS);
+      return;
+    }
+    replay.analysis = answer;
+  } catch (error) {
+    replay.analysing = null;
+    replay.analysisError = error instanceof ApiError && error.message ? error.message : label("analysis_failed");
+  }
+  draw();
 }
 
 function seatRow(player, seat, position) {
@@ -196,8 +312,10 @@ async function start() {
   if (webApp) startInTelegram(webApp);
   const lang = firstLanguage(webApp);
   let auth = null;
+  replay.lang = lang;
   try {
     auth = await authorization(webApp);
+    replay.auth = auth;
   } catch (error) {
     showMessage(error.message); // the local game's link was used already: the server's words
     return;
