@@ -76,6 +76,21 @@ async def wait_listening(port: int, limit: float = 30) -> None:
     raise AssertionError(f"no bot listening on {port}")
 
 
+class BotExited(RuntimeError):
+    """A bot process died while starting (e.g. its free port was taken meanwhile): start again."""
+
+
+async def wait_started(fake: FakeTelegram, bots: list[mp.process.BaseProcess], limit: float = 60) -> None:
+    """Until every process has registered the webhook (it listens by then), or one of them died."""
+    begin = time.monotonic()
+    while sum(r.method == "setWebhook" and r.status == 200 for r in fake.call_log) < len(bots):
+        if not all(process.is_alive() for process in bots):
+            raise BotExited("a bot process exited while starting")
+        if time.monotonic() - begin > limit:
+            raise AssertionError("the bot processes did not register the webhook")
+        await asyncio.sleep(0.05)
+
+
 @dataclass
 class Cluster:
     ports: list[int]  # each process's own port (its webhook server, /metrics, the Mini App's pages)
@@ -117,6 +132,7 @@ async def webhook_bots(
     try:
         for port in ports:
             await wait_listening(port)
+        await wait_started(fake, bots)
         yield Cluster(ports, proxy_port, seen)
     finally:
         for process in bots:

@@ -33,10 +33,11 @@ def test_a_screen_left_on_an_older_step_than_its_chat_was_shown_is_stale() -> No
     table.versions.append(
         version(2.0, [{"text": "My hand", "url": f"https://t.me/x?start=-{group.id}_g2_4_H"}])
     )
-    assert [line.split(":")[0] for line in stale_screens(fake)] == [
+    assert [line.split(" of game")[0] for line in stale_screens(fake)] == [
         f"chat {ann.id} message {hand.message_id}",
         f"chat {group.id} message {table.message_id}",
     ]
+    assert stale_screens(fake)[0].endswith("its versions' steps: [4, 5, 4]")
 
 
 @pytest.mark.redis_server
