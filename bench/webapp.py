@@ -50,6 +50,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,14 +162,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def read_states(table: Table, page: OpenPage) -> None:
-    async for message in page.socket:
+async def page_states(socket: aiohttp.ClientWebSocketResponse) -> AsyncIterator[dict[str, Any]]:
+    """The states a page's WebSocket brings, as they arrive."""
+    async for message in socket:
         if message.type != aiohttp.WSMsgType.TEXT:
             continue
         data = json.loads(message.data)
-        if data.get("type") != "state":
-            continue
-        page.state = data["state"]
+        if data.get("type") == "state":
+            yield data["state"]
+
+
+async def read_states(table: Table, page: OpenPage) -> None:
+    async for state in page_states(page.socket):
+        page.state = state
         page.arrived.setdefault(int(page.state["version"]), time.perf_counter())
         async with table.changed:
             table.changed.notify_all()

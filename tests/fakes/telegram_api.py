@@ -14,6 +14,7 @@ import inspect
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -77,6 +78,7 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.callback_answers = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.invalid_deep_links: list[str] = []
+        self.watchers: list[Callable[[StoredMessage], None]] = []  # told of every bot message written
         self.calls: Counter[str] = Counter()
         self.call_log: list[CallRecord] = []
         self.all_updates: dict[int, JSON] = {}

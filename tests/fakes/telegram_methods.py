@@ -122,6 +122,13 @@ class TelegramMethods:
     callback_answers: dict[str, CallbackAnswer]
     commands: dict[tuple[str, str], list[JSON]]
     invalid_deep_links: list[str]
+    watchers: list[Callable[[StoredMessage], None]]
+
+    def wrote(self, message: StoredMessage) -> None:
+        """A bot message was sent, edited or deleted: tell the watchers (a benchmark's simulated people look
+        at their screens when they change, instead of polling every chat)."""
+        for watcher in self.watchers:
+            watcher(message)
 
     def bot_json(self) -> JSON:
         return {"id": self.bot_id, "is_bot": True, "first_name": self.bot_name, "username": self.bot_username}
@@ -232,6 +239,7 @@ class TelegramMethods:
         message.versions.append(version)
         message.edit_date = self.clock.wall()
         self.record_send(chat)
+        self.wrote(message)
         return self.message_json(message)
 
     # --- methods ----------------------------------------------------------------------------------------
@@ -251,6 +259,7 @@ class TelegramMethods:
         self.check_rate(chat)
         message = chat.add_message(self.bot_id, True, self.clock.wall(), thread_id, version)
         self.record_send(chat)
+        self.wrote(message)
         return self.message_json(message)
 
     @api("editMessageText")
@@ -282,6 +291,7 @@ class TelegramMethods:
         if not message.from_bot and chat.bot_status != "administrator":
             raise bad_request("message can't be deleted")
         message.deleted = True
+        self.wrote(message)
         return True
 
     @api("answerCallbackQuery")

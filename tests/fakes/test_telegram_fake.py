@@ -168,6 +168,24 @@ async def test_overall_limit_counts_every_chat(telegram_api: FakeTelegram, bot: 
     await bot.send_message(first.id, "Table")
 
 
+async def test_watchers_see_every_message_written_but_not_one_refused(
+    telegram_api: FakeTelegram, bot: Bot
+) -> None:
+    seen: list[tuple[int, int, bool]] = []  # (message id, versions, deleted) when the watcher was told
+    telegram_api.watchers.append(lambda m: seen.append((m.message_id, len(m.versions), m.deleted)))
+    telegram_api.limits.group_per_window = 2
+    group = telegram_api.add_group("Durak club")
+    sent = await bot.send_message(group.id, "Table", reply_markup=keyboard(("Go", "g")))
+    await bot.edit_message_text("Table 1", group.id, sent.message_id)
+    with pytest.raises(BadRequest):  # not modified: nothing written
+        await bot.edit_message_text("Table 1", group.id, sent.message_id)
+    with pytest.raises(RetryAfter):  # over the limit: nothing written
+        await bot.edit_message_text("Table 2", group.id, sent.message_id)
+    await bot.delete_message(group.id, sent.message_id)
+    one = sent.message_id
+    assert seen == [(one, 1, False), (one, 2, False), (one, 2, True)]
+
+
 async def test_migrated_group_points_to_its_supergroup(telegram_api: FakeTelegram, bot: Bot) -> None:
     ann = telegram_api.add_user("Ann")
     old = telegram_api.add_group("Durak club", [ann], kind="group")

@@ -6,16 +6,11 @@ over both they add up: every applied input and every Bot API call counted once."
 from __future__ import annotations
 
 import asyncio
-import itertools
-import multiprocessing as mp
-import socket
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 
-import aiohttp
 import pytest
-from aiohttp import web
 
 from bot.session import ChatSession, Finished, Playing
 from storage.connect import client_for_url
@@ -25,46 +20,11 @@ from storage.store import RedisGameStore
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import Clock
 from tests.prometheus import scrape, value
-from tests.scale.tg_worker import SPEED, main
+from tests.scale.cluster import webhook_bots
+from tests.scale.tg_worker import SPEED
 
 pytestmark = pytest.mark.redis_server
-SECRET = "same-secret-for-both"
 LOBBY_CODES = {"J", "L", "S", "C", "R", "H"}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-async def round_robin_proxy(backends: list[int], seen: dict[int, list[int]]) -> web.AppRunner:
-    """One address for both processes, as a load balancer gives: each POST goes to the next backend."""
-    turn = itertools.cycle(backends)
-    session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
-
-    async def forward(request: web.Request) -> web.Response:
-        body = await request.read()
-        port = next(turn)
-        update_id = int((await request.json())["update_id"])
-        seen[port].append(update_id)
-        headers = {
-            k: v for k, v in request.headers.items() if k.lower().startswith(("x-telegram", "content-type"))
-        }
-        try:
-            async with session.post(
-                f"http://127.0.0.1:{port}{request.path}", data=body, headers=headers
-            ) as r:
-                return web.Response(status=r.status, body=await r.read())
-        except aiohttp.ClientError:
-            return web.Response(status=502)
-
-    app = web.Application()
-    app.router.add_post("/{tail:.*}", forward)
-    app.on_cleanup.append(lambda _: session.close())
-    runner = web.AppRunner(app)
-    await runner.setup()
-    return runner
 
 
 @pytest.fixture
@@ -75,46 +35,13 @@ async def two_bots(
     fake = FakeTelegram()
     fake.clock = Clock(speed=SPEED)
     await fake.start()
-    ports, proxy_port = [free_port(), free_port()], free_port()
-    seen: dict[int, list[int]] = {port: [] for port in ports}
-    proxy = await round_robin_proxy(ports, seen)
-    await web.TCPSite(proxy, "127.0.0.1", proxy_port).start()
-    hook = f"http://127.0.0.1:{proxy_port}/telegram-hook"
-    ctx = mp.get_context("spawn")
-    bots = [
-        ctx.Process(
-            target=main, args=(fake.base_url, fake.token, server.url, port, hook, SECRET), daemon=True
-        )
-        for port in ports
-    ]
-    for process in bots:
-        process.start()
     client = client_for_url(server.url)
     try:
-        for port in ports:
-            await wait_listening(port)
-        yield fake, RedisGameStore(client), seen
+        async with webhook_bots(fake, server.url, processes=2) as cluster:
+            yield fake, RedisGameStore(client), cluster.seen
     finally:
-        for process in bots:
-            process.terminate()
-            process.join(5)
-            if process.is_alive():
-                process.kill()
-        await proxy.cleanup()
         await fake.close()
         await client.aclose()
-
-
-async def wait_listening(port: int, limit: float = 30) -> None:
-    begin = time.monotonic()
-    while time.monotonic() - begin < limit:
-        try:
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise AssertionError(f"no bot listening on {port}")
 
 
 async def settle(fake: FakeTelegram, limit: float = 10) -> None:

@@ -1,10 +1,11 @@
-"""A Telegram bot process for the webhook test: `TelegramBot` serving its webhook (and, metrics on, its
-``/metrics``) on its own port, with its own `GameService` and timer loop on the shared Redis, talking to the
-fake Bot API. Runs until terminated."""
+"""A Telegram bot process for the webhook test and bench/telegram_scale.py: `TelegramBot` serving its
+webhook (and, metrics on, its ``/metrics``; with a Mini App URL, the app's pages) on its own port, with its
+own `GameService` and timer loop on the shared Redis, talking to the fake Bot API. Runs until terminated."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from adapters.telegram.app import TelegramBot
 from bot.context import ServiceConfig
@@ -16,21 +17,33 @@ from storage.store import RedisGameStore
 from tests.fakes.telegram_model import Clock
 
 SPEED = 1000  # the fake's virtual seconds per real second; the bot's pacing runs on the same scale
+WEBAPP_NAME = "table"
 
 
-async def serve(api_url: str, token: str, redis_url: str, port: int, hook_url: str, secret: str) -> None:
+async def serve(
+    api_url: str,
+    token: str,
+    redis_url: str,
+    port: int,
+    hook_url: str,
+    secret: str,
+    speed: float = SPEED,
+    webapp_url: str | None = None,
+) -> None:
     metrics.enable()  # as `durak-bot run` does with METRICS=on; this process's own numbers
     store = RedisGameStore(client_for_url(redis_url))
-    service = GameService(store, ServiceConfig(ai_delay=0))
+    apps = frozenset({"tg"}) if webapp_url else frozenset()
+    service = GameService(store, ServiceConfig(ai_delay=0, app_platforms=apps))
     config = BotConfig(
         _env_file=None,  # type: ignore[call-arg]
         telegram_token=token, telegram_api_url=api_url, webhook_url=hook_url, port=port,
-        webhook_secret=secret,
+        webhook_secret=secret, webapp_url=webapp_url, webapp_name=WEBAPP_NAME if webapp_url else None,
     )  # fmt: skip
-    bot = TelegramBot(config, service, store, clock=Clock(speed=SPEED))
+    bot = TelegramBot(config, service, store, clock=Clock(speed=speed), live=store.redis)
     await bot.start(webhook=True, listen="127.0.0.1", own_timer_loop=True, timer_poll=0.05)
     await asyncio.Event().wait()
 
 
-def main(api_url: str, token: str, redis_url: str, port: int, hook_url: str, secret: str) -> None:
-    asyncio.run(serve(api_url, token, redis_url, port, hook_url, secret))
+def main(*args: Any) -> None:
+    """`serve`'s arguments, in a process of its own."""
+    asyncio.run(serve(*args))
