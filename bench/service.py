@@ -154,9 +154,11 @@ class SimulatedChat:
             await asyncio.sleep(0.05)
             effects = await self.service.handle(event)
         elapsed = time.perf_counter() - begin
-        # a refused press (a double tap's loser, an old button) is answered with a worded alert, and may still
-        # bring the table back up to date: only a table without one moved the game on
-        applied = self.take(effects) and not any(isinstance(e, Alert) and e.text for e in effects)
+        # a refused press (a double tap's loser, an old button) may still bring the table back up to date, and
+        # an applied one may be answered in words ("You played 7♠."): the answer says whether it was saved
+        shown = self.take(effects)
+        answers = [e for e in effects if isinstance(e, Alert)]
+        applied = any(e.applied for e in answers) if isinstance(event, Press) else shown
         self.moves_applied += applied and move
         if tally is not None and tally.on:
             tally.latencies.append(elapsed)

@@ -38,7 +38,9 @@ ADAPTER_MODULES = {
     # the renderers the web page and the terminal draw with, so they say what the chats say
     "bot.render.text", "bot.render.table", "bot.render.hand", "bot.render.hand_layout",
     "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.clock",
-    "bot.game.last_actions",
+    "bot.game.last_actions", "bot.render.analysis",
+    # a finished game's analysis, computed in the AI pool for the replay page and the terminal (issue 29)
+    "bot.runtime.analyses", "bot.runtime.ai_work",
     # still reached into: seat_of (web state), capacity (web lobby), and the demo's own service
     # (ServiceConfig, the AI that picks its moves)
     "bot.game.seats", "bot.game.lobby", "bot.context", "bot.ai_seats",

@@ -40,19 +40,30 @@ def bad_request(text: str, parameters: JSON | None = None) -> ApiError:
     return ApiError(400, f"Bad Request: {text}", parameters)
 
 
+# one wall-clock origin for the virtual clocks of several bot processes on one Redis (`Clock(epoch=...)`)
+SHARED_EPOCH = 1_764_000_000.0
+
+
 class Clock:
     """Virtual seconds for rate limits and dates: real time times ``speed``, plus manual ``advance``.
 
     Share one clock with the code under test (its pacing uses ``now``/``sleep``) so that a test can run a
-    minute of Telegram's rate limits in a second of real time."""
+    minute of Telegram's rate limits in a second of real time. Processes that keep Telegram's limits together
+    in Redis (adapters/telegram/shared_pacing.py) must agree on the time: give them one ``epoch`` (a wall
+    clock time), and each counts its virtual seconds from it."""
 
-    def __init__(self, speed: float = 1.0) -> None:
+    def __init__(self, speed: float = 1.0, epoch: float | None = None) -> None:
         self.speed = speed
+        self.epoch = epoch
         self._real0 = time.monotonic()
         self._wall0 = time.time()
         self._offset = 0.0
+        self._now0 = 0.0
+        self._now0 = self.now()
 
     def now(self) -> float:
+        if self.epoch is not None:
+            return (time.time() - self.epoch) * self.speed + self._offset
         return (time.monotonic() - self._real0) * self.speed + self._offset
 
     def unscaled(self) -> float:
@@ -60,7 +71,7 @@ class Clock:
         return time.monotonic() - self._real0 + self._offset
 
     def wall(self) -> int:
-        return int(self._wall0 + self.now())
+        return int(self._wall0 + self.now() - self._now0)
 
     def advance(self, seconds: float) -> None:
         self._offset += seconds

@@ -17,6 +17,7 @@ from bot.context import ServiceConfig
 from bot.effects import Alert, Effect, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
 from bot.service import GameService, RecentStates
+from bot.session import ChatSession, Playing
 from storage import keys as k
 from storage.store import RedisGameStore
 
@@ -188,9 +189,16 @@ async def test_a_press_applied_elsewhere_and_redelivered_to_a_process_with_the_o
     one, two = (GameService(RedisGameStore(client), ServiceConfig(ai_delay=1.0)) for _ in range(2))
     players = Players(rules="")
     await players.play(one.handle, inputs=6)  # lobby and the first move, all in process one
-    press = players.pending.pop()
     chat = next(iter(one.recent.items))
-    version = (await one.store.load(chat)).version
+    record = await one.store.load(chat)
+    session = ChatSession.decode(record.state or "")
+    game = session.game
+    assert game is not None and game.to_act is not None and isinstance(session.header, Playing)
+    version, seat = record.version, session.header.seats[game.to_act]
+    # the player to act presses a move of the current step (their hand may be one left after their own press)
+    code = game.legal_actions(game.to_act)[0].code
+    payload = f"{chat.chat_id}|{session.header.game_id}|{game.step}|{code}"
+    press = Press(chat.platform, User(seat.user_id, seat.name), payload)
     assert any(isinstance(e, ShowTable) for e in await two.handle(press))  # applied by the other process
     again = await one.handle(press)  # one's copy still shows the move as legal: only the save can tell
     assert [e.text for e in again if isinstance(e, Alert)] == [

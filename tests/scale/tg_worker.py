@@ -14,7 +14,7 @@ from bot.runtime.config import BotConfig
 from bot.service import GameService
 from storage.connect import client_for_url
 from storage.store import RedisGameStore
-from tests.fakes.telegram_model import Clock
+from tests.fakes.telegram_model import SHARED_EPOCH, Clock
 
 SPEED = 1000  # the fake's virtual seconds per real second; the bot's pacing runs on the same scale
 WEBAPP_NAME = "table"
@@ -39,7 +39,7 @@ async def serve(
         telegram_token=token, telegram_api_url=api_url, webhook_url=hook_url, port=port,
         webhook_secret=secret, webapp_url=webapp_url, webapp_name=WEBAPP_NAME if webapp_url else None,
     )  # fmt: skip
-    bot = TelegramBot(config, service, store, clock=Clock(speed=speed), live=store.redis)
+    bot = TelegramBot(config, service, store, clock=Clock(speed=speed, epoch=SHARED_EPOCH), live=store.redis)
     await bot.start(webhook=True, listen="127.0.0.1", own_timer_loop=True, timer_poll=0.05)
     await asyncio.Event().wait()
 
