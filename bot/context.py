@@ -64,7 +64,7 @@ class Context:
     def new_salt(self) -> str:
         """128 secret bits (32 hex digits) for a deal's commitment (`core.commitment`), from the same source
         as the seeds: the operating system's randomness in play, fixed ones in tests."""
-        return "".join(f"{self.new_seed() & (2**64 - 1):016x}" for _ in range(2))[:32]
+        return "".join(f"{self.new_seed() & (2**64 - 1):016x}" for _ in range(2))
 
     def spelled(self, command: str) -> str:
         """``command`` as this chat's platform offers it, for a reply to name: ``/durak new`` on Discord."""

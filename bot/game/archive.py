@@ -18,7 +18,7 @@ from bot.effects import Message
 from bot.game.last_actions import events_of_step, remember
 from bot.game.scoring import points_for
 from bot.i18n import Translator
-from bot.render.summary import render_result
+from bot.render.summary import RevealedSeal, render_result
 from bot.session import Playing, Seat, TableEvent
 from core import Action, Card, Game, Settings, new_game
 from core.commitment import PlayedGame, Verdict, dealt_order, deck_text, read_order, verify
@@ -48,13 +48,18 @@ def archive(ctx: Context, header: Playing, game: Game) -> str:
         "started_at": header.started_at,
         "finished_at": ctx.now,
     }
-    if header.deal_commitment:  # revealed now that the game is over (docs/fairness.md)
-        data["deal"] = {
-            "commitment": header.deal_commitment,
-            "salt": header.deal_salt,
-            "order": deck_text(dealt_order(game)),
-        }
+    seal = seal_of(header, game)
+    if seal is not None:  # revealed now that the game is over (docs/fairness.md)
+        data["deal"] = {"commitment": seal.commitment, "salt": seal.salt, "order": seal.order}
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def seal_of(header: Playing, game: Game) -> RevealedSeal | None:
+    """The deal's seal, opened now that the game is over (the result says it, the archive keeps it); None
+    for a game started before deals were sealed."""
+    if not header.deal_commitment:
+        return None
+    return RevealedSeal(header.deal_commitment, header.deal_salt, deck_text(dealt_order(game)))
 
 
 @dataclass(frozen=True, slots=True)

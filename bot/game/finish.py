@@ -7,13 +7,12 @@ from bot import ratings
 from bot.context import Context
 from bot.decision import FINISHED_TTL, Decision
 from bot.effects import Notice
-from bot.game.archive import archive
+from bot.game.archive import archive, seal_of
 from bot.game.scoring import points_for
 from bot.game.screens import screen_changes
-from bot.render.summary import RevealedSeal, render_result
+from bot.render.summary import render_result
 from bot.session import ChatSession, Finished, Playing
 from core import Game
-from core.commitment import dealt_order, deck_text
 from storage.models import GameOutcome, PlayerOutcome
 
 
@@ -85,10 +84,3 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         last_durak=durak,
         clear_last_durak=durak is None,
     )
-
-
-def seal_of(header: Playing, game: Game) -> RevealedSeal | None:
-    """The deal's seal, opened now that the game is over; None for a game started before deals were sealed."""
-    if not header.deal_commitment:
-        return None
-    return RevealedSeal(header.deal_commitment, header.deal_salt, deck_text(dealt_order(game)))

@@ -29,7 +29,6 @@ export function drawsFollow(order, steps) {
   let drawn = 0;
   for (const [index, position] of steps.entries()) {
     const freshIn = (cards) => new Set(cards.filter((card) => !seen.has(card)));
-    const runs = index === 0 ? position.hands.map((hand) => [hand.length]) : position.drawn.map(([seat, n]) => [n, seat]);
     const nowDrawn = talonOrder.length - position.talon;
     if (index === 0) {
       const dealt = new Set(talonOrder.slice(0, nowDrawn));
@@ -37,7 +36,7 @@ export function drawsFollow(order, steps) {
     } else {
       let next = drawn;
       const bySeat = new Map();
-      for (const [n, seat] of runs) {
+      for (const [seat, n] of position.drawn) {
         const run = talonOrder.slice(next, next + n).filter((card) => card !== bottom);
         bySeat.set(seat, [...(bySeat.get(seat) || []), ...run]);
         next += n;
