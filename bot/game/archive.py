@@ -83,18 +83,18 @@ class RevealedDeal:
 def revealed_deal(archive_json: str) -> RevealedDeal | None:
     """The deal a finished game's record reveals; None for a game started before deals were committed.
     ArchiveError when the record cannot be read."""
+    data, game, log, _seats = first_position(archive_json)  # as the replay reads it
+    deal = data.get("deal")
+    if deal is None:
+        return None
     try:
-        data = json.loads(archive_json)
-        deal = data.get("deal")
-        if deal is None:
-            return None
         result = data["result"]
         played = PlayedGame(
-            settings=Settings.from_words(data.get("words", "")),
-            players=tuple(str(name) for name in data["players"]),
-            dealer=data.get("dealer"),
-            last_durak=data.get("last_durak"),
-            log=tuple((int(seat), str(code)) for seat, code in data["log"]),
+            settings=game.settings,
+            players=game.players,
+            dealer=game.dealer,
+            last_durak=game.last_durak,
+            log=tuple(log),
             durak=result.get("durak"),
             draw=bool(result.get("draw")),
             order_out=tuple(int(seat) for seat in result.get("order_out", [])),
