@@ -60,6 +60,8 @@ from telegram_calls import NAMES, WORDS  # noqa: E402
 from webapp import page_states, percentile  # noqa: E402
 
 from adapters.web.links import game_ref  # noqa: E402
+from bot.buttons import Move  # noqa: E402
+from bot.game.fast_taps import made_as_tapped  # noqa: E402
 from bot.payloads import parse  # noqa: E402
 from bot.queries import session_id  # noqa: E402
 from bot.session import ChatSession, Playing  # noqa: E402
@@ -119,6 +121,17 @@ class Press:
     game_id: str
     step: int
     at: float  # virtual seconds
+
+
+@dataclass
+class LeftHand:
+    """A hand message left as it was after its player's own press (`bot.game.screens.left_after_own_press`)
+    while they act again: its buttons that the bot makes as tapped now are current for the game's step."""
+
+    message_id: int
+    versions: int  # how many versions the message had: an edit since ends the continuation
+    key: Key  # (game, the game's step now), not the step its buttons were drawn at
+    payloads: list[str]
 
 
 @dataclass
@@ -188,6 +201,11 @@ class Scale:
         self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)  # user id -> screen changed
         self.pages: dict[int, Page] = {}  # user id -> page (app play)
         self.shown: dict[Key, dict[int, float]] = defaultdict(dict)  # app: (game, step) -> user -> when
+        self.left: dict[int, LeftHand] = {}  # chat play: user id -> their hand, left, offering moves again
+        self.left_shown: dict[Key, dict[int, float]] = defaultdict(
+            dict
+        )  # ... since when (the press's answer)
+        self.group_of: dict[int, int] = {}  # user id -> their group
         self.presses: list[Press] = []
         self.refused = 0
         self.stuck: list[str] = []  # why games were left out
@@ -216,6 +234,7 @@ class Scale:
             group = self.fake.add_group(f"Durak club {number}", seats, owner=seats[0])
             self.fake.user_starts(seats[0])
             table = Table(group, seats)
+            self.group_of.update((user.id, group.id) for user in seats)
             self.tables[group.id] = table
             self.tasks.append(asyncio.create_task(self.host(table)))
             for user in seats:
@@ -287,13 +306,62 @@ class Scale:
 
     def hand_offered(self, user: FakeUser) -> tuple[StoredMessage, Key] | None:
         hand = self.hand(user)
-        key = hand_step(hand.current) if hand is not None else None
-        return (hand, key) if hand is not None and key is not None else None
+        if hand is None:
+            return None
+        left = self.left.get(user.id)
+        if left is not None and left.message_id == hand.message_id and left.versions == len(hand.versions):
+            return hand, left.key
+        key = hand_step(hand.current)
+        return (hand, key) if key is not None else None
 
     async def press_hand(self, user: FakeUser, hand: StoredMessage, rng: random.Random) -> None:
-        moves = [b["callback_data"] for b in hand.buttons() if parse(b.get("callback_data", ""))]
-        moves = [data for data in moves if data.rsplit("|", 1)[1][:1].islower()]
-        self.fake.user_presses(user, hand.message_id, user, rng.choice(moves))
+        """Tap a move of what is on screen; once the press is answered, if the hand was left as it was while
+        the person acts again, the buttons the bot makes as tapped are what they tap next (a defender covering
+        card after card reads the table and the answer "You beat ..." and goes on from the same message)."""
+        left = self.left.pop(user.id, None)
+        versions = len(hand.versions)
+        if left is not None and left.message_id == hand.message_id and left.versions == versions:
+            moves = left.payloads
+        else:
+            moves = [b["callback_data"] for b in hand.buttons() if parse(b.get("callback_data", ""))]
+            moves = [data for data in moves if data.rsplit("|", 1)[1][:1].islower()]
+        pressed = rng.choice(moves)
+        query_id = self.fake.user_presses(user, hand.message_id, user, pressed)
+        with contextlib.suppress(AssertionError):
+            await self.until(lambda: query_id in self.fake.callback_answers, lambda: "an answer", 10.0)
+        answered_at = self.fake.clock.now()
+        if len(hand.versions) == versions and not hand.deleted:
+            await self.acting_again(user, hand, [data for data in moves if data != pressed], answered_at)
+
+    async def acting_again(
+        self, user: FakeUser, hand: StoredMessage, payloads: list[str], answered_at: float
+    ) -> None:
+        """The person's hand was left after their press: whether they act again now, from the stored game
+        (what a player reads off the table), and with which of the buttons still on the message."""
+        record = await self.store.load(ChatRef("tg", str(self.group_of[user.id])))
+        session = ChatSession.decode(record.state) if record.state else None
+        if session is None or not isinstance(session.header, Playing) or session.game is None:
+            return
+        header, game = session.header, session.game
+        seat = next((n for n, s in enumerate(header.seats) if s.user_id == str(user.id)), None)
+        if seat is None:
+            return
+        made = []
+        for data in payloads:
+            payload = parse(data)
+            button = payload.button if payload is not None else None
+            if (
+                payload is not None
+                and isinstance(button, Move)
+                and payload.game_id == header.game_id
+                and made_as_tapped(game, payload.step, seat, button.action)
+            ):
+                made.append(data)
+        if made:
+            key = (header.game_id, game.step)
+            self.left[user.id] = LeftHand(hand.message_id, len(hand.versions), key, made)
+            self.left_shown[key].setdefault(user.id, answered_at)
+            self.changed[user.id].set()
 
     async def person(self, table: Table, user: FakeUser, rng: random.Random) -> None:
         """Once moves are on screen, think, then tap one of those on screen then; again."""
@@ -390,6 +458,9 @@ class Scale:
                             tables[key[0]].append((key[1], version.at))
                     elif (key := hand_step(version)) is not None:
                         hands[key].setdefault(chat.id, version.at)
+        for key, users in self.left_shown.items():  # a hand left after its player's press, offering moves
+            for user_id, at in users.items():
+                hands[key][user_id] = min(at, hands[key].get(user_id, at))
         return (self.shown if self.app else hands), tables
 
 

@@ -38,13 +38,10 @@ from storage.scripts import (
     CLAIM_TIMERS,
     LOAD,
     NEW_SEASON,
-    PACE,
-    PACE_PAUSE,
     QUARANTINE,
     REPLACE_WORDS,
     REQUEST_OUTCOME,
     SAVE,
-    SCREEN_SUPERSEDED,
     SET_MESSAGES,
     Script,
 )
@@ -58,8 +55,6 @@ ARCHIVE_TTL = 30 * 24 * 3600
 QUARANTINE_TTL = 7 * 24 * 3600  # a state set aside is kept a week, for whoever debugs it
 REQUEST_TTL = 120  # how long a save's request id can be asked about: far beyond any client timeout
 T = TypeVar("T")
-# One flood limit as the pacing script takes it: burst, rate a second, window limit (0: none), window seconds.
-PaceLimit = tuple[float, float, int, float]
 
 # Everything that means "Redis did not answer (properly) right now", as opposed to a bug in our commands.
 UNAVAILABLE: tuple[type[BaseException], ...] = (
@@ -194,7 +189,7 @@ class RedisGameStore:
                 raise StoreUnavailable(f"Redis Cluster connection reset: {error}") from error
             raise
 
-    async def _script(self, script: Script, keys: list[str], args: list[Any], *, raw: bool = False) -> Any:
+    async def script(self, script: Script, keys: list[str], args: list[Any], *, raw: bool = False) -> Any:
         """EVALSHA, and EVAL once if the server does not know the script yet (new or restarted server).
 
         `raw`: the reply as bytes, whatever the client decodes (for a reply holding bytes that are not UTF-8,
@@ -219,9 +214,9 @@ class RedisGameStore:
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
         keys.append(k.ratings_key(chat))
         try:
-            return self._record(*await self._script(LOAD, keys, []))
+            return self._record(*await self.script(LOAD, keys, []))
         except UnicodeDecodeError:
-            return self._record(*await self._script(LOAD, keys, [], raw=True))
+            return self._record(*await self.script(LOAD, keys, [], raw=True))
 
     @staticmethod
     def _record(
@@ -325,7 +320,7 @@ class RedisGameStore:
             keys += [k.timers_key(chat.platform), k.archive_key(outcome.game_id if outcome else "-")]
             keys.append(k.running_key(chat.platform))  # always the last key
         try:
-            reply = await self._script(SAVE, keys, args)
+            reply = await self.script(SAVE, keys, args)
         except UnicodeDecodeError:  # only a conflict's reply holds text: the current record, not UTF-8
             return await self.load(chat)
         except StoreUnavailable:
@@ -343,7 +338,7 @@ class RedisGameStore:
     async def request_outcome(self, chat: ChatRef, request_id: str) -> int | None:
         """The version the save with `request_id` made, or None if it was not applied; then it never will be
         (a final answer: the request is marked void). One round trip."""
-        made = await self._script(REQUEST_OUTCOME, [k.request_key(chat, request_id)], [REQUEST_TTL])
+        made = await self.script(REQUEST_OUTCOME, [k.request_key(chat, request_id)], [REQUEST_TTL])
         return None if made is None else int(made)
 
     async def quarantine(self, chat: ChatRef, version: int) -> int | ChatRecord:
@@ -354,14 +349,14 @@ class RedisGameStore:
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
         keys += [k.quarantine_key(chat, version), k.ratings_key(chat)]
         try:
-            reply = await self._script(QUARANTINE, keys, [version, QUARANTINE_TTL])
+            reply = await self.script(QUARANTINE, keys, [version, QUARANTINE_TTL])
         except UnicodeDecodeError:
             return await self.load(chat)
         return int(reply[0]) if int(reply[0]) else self._record(*reply[1:6])
 
     async def replace_chat_words(self, chat: ChatRef, read: str, words: str) -> bool:
         """Set the chat's default words to `words` ("" clears them) if they are still `read` ("": none)."""
-        replaced = await self._script(REPLACE_WORDS, [k.meta_key(chat)], [read, words])
+        replaced = await self.script(REPLACE_WORDS, [k.meta_key(chat)], [read, words])
         return bool(replaced)
 
     async def _cluster_globals(
@@ -456,7 +451,7 @@ class RedisGameStore:
     async def new_season(self, chat: ChatRef) -> int:
         """Start the chat's next season (ratings and standings begin again; earlier seasons stay readable);
         returns its number. A game running meanwhile still counts in the season it started in."""
-        return int(await self._script(NEW_SEASON, [k.meta_key(chat), k.ratings_key(chat)], []))
+        return int(await self.script(NEW_SEASON, [k.meta_key(chat), k.ratings_key(chat)], []))
 
     async def _players(self, chat: ChatRef, users: list[str], season: int = 1) -> list[PlayerStats]:
         """The totals of ``users``, in that order: one round trip (none for no users)."""
@@ -497,7 +492,7 @@ class RedisGameStore:
         args: list[str] = []
         for name, message_id in updates.items():
             args += [name, message_id or "", "0" if message_id is None else "1"]
-        await self._script(SET_MESSAGES, [k.messages_key(chat), k.state_key(chat)], args)
+        await self.script(SET_MESSAGES, [k.messages_key(chat), k.state_key(chat)], args)
 
     async def set_chat_settings(
         self, chat: ChatRef, words: str | None = None, lang: str | None = None
@@ -535,7 +530,7 @@ class RedisGameStore:
         for platform in platforms:
             acks = [k.timer_member(chat, version) for chat, version in done if chat.platform == platform]
             args: list[Any] = [repr(float(now)), limit, repr(float(lease)), *acks]
-            members = await self._script(CLAIM_TIMERS, [k.timers_key(platform)], args)
+            members = await self.script(CLAIM_TIMERS, [k.timers_key(platform)], args)
             claimed += [k.parse_timer_member(text(member)) for member in members]
         return claimed
 
@@ -576,55 +571,3 @@ class RedisGameStore:
 
     async def ping(self) -> None:
         await self._roundtrip(self.redis.ping())
-
-    async def pace(
-        self,
-        platform: str,
-        chat: int,
-        member: str,
-        *,
-        now: float | None,
-        token: PaceLimit,
-        chat_limit: PaceLimit | None,
-        spares: tuple[int, int] = (0, 0),
-        screen: tuple[ChatRef, str, str, int] | None = None,
-        settles: Sequence[tuple[str, str, float]] = (),
-        in_flight: float = 0.0,
-    ) -> tuple[str, float, float]:
-        """One send's turn under a token's shared flood limits (the PACE script): ("send", now, 0), ("wait",
-        seconds, how much of that the token's limits ask) or ("drop", newer version, 0). ``chat_limit``
-        None: a call counted for the token only (a delete). ``spares``: sends left to the chat and to the token (see the script). ``screen``: the home
-        chat, the fields of its messages hash saying which version of the screen was delivered and which is
-        being sent (bot/outbox.py), and the version about to be sent: refused when any process sent or is
-        sending a newer one. ``in_flight``: the seconds after it is let go that a send is counted as made
-        until its answer comes; ``settles``: earlier sends' ("t" or "c", member, seconds to move it by). One round trip on a single Redis; on a cluster the screen is checked in its chat's slot
-        first (two)."""
-        keys = [k.pace_key(platform, "all"), k.pace_key(platform, "all:sent")]
-        keys += [k.pace_key(platform, f"chat:{chat}"), k.pace_key(platform, f"chat:{chat}:sent")]
-        fields = ("", "", 0)
-        if screen is not None:
-            home, *marks, version = screen
-            fields = (marks[0], marks[1], version)
-            if self.cluster:
-                screen_keys = [k.messages_key(home), k.state_key(home)]
-                newer = await self._script(SCREEN_SUPERSEDED, screen_keys, list(fields))
-                if newer:
-                    return "drop", float(newer), 0.0
-                fields = ("", "", 0)
-            else:
-                keys += [k.messages_key(home), k.state_key(home)]
-        args: list[Any] = ["" if now is None else repr(now), member, *spares]
-        args += [repr(float(x)) for x in (chat_limit or (0, 0, 0, 0))]
-        args += [repr(float(x)) for x in token]
-        args += [*fields, repr(in_flight), len(settles)]
-        for scope, settled, seconds in settles:
-            args += [scope, settled, repr(seconds)]
-        verdict, value, token_wait = await self._script(PACE, keys, args)
-        return text(verdict), float(text(value)), float(text(token_wait))
-
-    async def pace_pause(self, platform: str, chat: int, seconds: float, now: float | None = None) -> float:
-        """Telegram answered 429 for ``chat``: no process serving the token sends there for ``seconds``.
-        Returns the time (the pacing clock's) it may send again."""
-        key = k.pace_key(platform, f"chat:{chat}")
-        until = await self._script(PACE_PAUSE, [key], ["" if now is None else repr(now), repr(seconds)])
-        return float(text(until))

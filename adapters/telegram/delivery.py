@@ -42,7 +42,7 @@ from bot import payloads
 from bot.buttons import OpenHand
 from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
-from bot.outbox import DeliveredMarks
+from bot.outbox import DeliveredMarks, posting_mark
 from bot.runtime.lru import LRU
 
 log = logging.getLogger("durak.telegram")
@@ -180,6 +180,7 @@ class Delivery:
                     await self.clock.sleep(queue.paused_until - now)
                     continue
                 admission = await self.pacer.admit(self._ask(item, spare), now)
+                self._follow(item, admission.message)
                 if admission.newer:
                     self._drop_superseded(queue, item, admission.newer)
                     continue
@@ -207,7 +208,21 @@ class Delivery:
 
     def _ask(self, item: Item, spare: int) -> Ask:
         screen = (item.home, item.key, item.version) if item.kind != POST and item.version else None
-        return Ask(item.chat, item.rank, spare, screen)
+        return Ask(item.chat, item.rank, spare, screen, posting=screen is not None and self._posts_anew(item))
+
+    def _posts_anew(self, item: Item) -> bool:
+        """The screen goes out as a new message whose id replaces the one stored (a new game's hand, a turn
+        announced, a buried table posted at the bottom), as far as this process knows before it is let go."""
+        if item.new_message or item.announce:
+            return True
+        target = self._target(item)
+        return item.kind == TABLE and target is not None and self._buried(item, target)
+
+    def _follow(self, item: Item, stored: str) -> None:
+        """The screen's message as the shared pacer read it when letting it go: another process may have
+        posted it anew since this one last looked (adapters/telegram/shared_pacing.py)."""
+        if stored:
+            self.memory.follow(item.home, item.key, stored)
 
     def _drop_superseded(self, queue: ChatQueue, item: Item, newer: int) -> None:
         """Some process already sent (or is sending) a newer version of this screen: showing this one would
@@ -279,6 +294,7 @@ class Delivery:
         while True:
             now = self.clock.now()
             admission = await self.pacer.admit(self._ask(item, 0), now)
+            self._follow(item, admission.message)
             if admission.newer:
                 self.superseded += 1
                 return None
@@ -368,20 +384,25 @@ class Delivery:
                     error,
                 )
         thread = self.memory.thread(item.home) if item.kind == TABLE else None
-        sent = await self._send(item.chat, rendered, thread)
-        self._remember_sent(item.chat, sent.message_id, rendered)
-        await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
+        await self._post_screen(item, rendered, thread)
 
     async def _announce(self, item: Item, rendered: Rendered, old: int | None) -> None:
         """Their turn came after a wait: the hand as a new message, which Telegram notifies (an edit is
         silent), then the old hand deleted so one hand stays. A failed send keeps the old one (the item is
         tried again or the chat is closed); a failed delete only leaves an old hand whose buttons answer
         "out of date" and show the current one."""
-        sent = await self._send(item.chat, rendered, None)
-        self._remember_sent(item.chat, sent.message_id, rendered)
-        await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
+        await self._post_screen(item, rendered, None)
         if old is not None:
             await self._delete(item.chat, old)
+
+    async def _post_screen(self, item: Item, rendered: Rendered, thread: int | None) -> None:
+        """A table or hand as a new message, whose id is the screen's from now on, for every process; which
+        ends this process's posting of it (`_posts_anew`)."""
+        sent = await self._send(item.chat, rendered, thread)
+        self._remember_sent(item.chat, sent.message_id, rendered)
+        await self.memory.remember(
+            item.home, {item.key: f"{item.game_id}:{sent.message_id}", posting_mark(item.key): None}
+        )
 
     def _buried(self, item: Item, table: int) -> bool:
         """More than ``repost_after`` messages came after the table: players would scroll up for it. (Not
@@ -395,9 +416,7 @@ class Delivery:
         in the game's topic, and the old one is deleted so the group keeps one table. As with an announced
         hand, a failed send keeps the old table; a failed delete leaves an old table whose buttons still work."""
         log.info("chat %s: table %s buried under the chat's messages: posting it again", item.chat, old)
-        sent = await self._send(item.chat, rendered, self.memory.thread(item.home))
-        self._remember_sent(item.chat, sent.message_id, rendered)
-        await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
+        await self._post_screen(item, rendered, self.memory.thread(item.home))
         await self._delete(item.chat, old)
 
     async def _delete(self, chat: int, message_id: int) -> None:

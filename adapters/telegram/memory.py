@@ -86,6 +86,13 @@ class ChatMemory:
         except StoreUnavailable as error:
             log.warning("could not store message ids of %s: %s", chat, error)
 
+    def follow(self, chat: str, name: str, value: str) -> None:
+        """The store holds ``value`` for ``name`` now (read with a send's turn): another process may have
+        posted that screen anew. Cached, not written back."""
+        ids = self.ids.get(chat)
+        if ids is not None:
+            ids[name] = value
+
     def message_id(self, chat: str, name: str) -> tuple[str, int] | None:
         return split_id(self.ids.get(chat, {}).get(name))
 

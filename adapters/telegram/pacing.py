@@ -167,6 +167,7 @@ class Ask:
     rank: int = SCREENS
     spare: int = 0
     screen: tuple[str, str, int] | None = None
+    posting: bool = False  # the screen goes out as a new message: its message id changes
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ class Admission:
     wait: float = 0.0
     newer: int = 0
     ticket: str = ""
+    message: str = ""  # a shared pacer's: the screen's message as stored now ("<game>:<id>"), "" unknown
 
 
 class Pacer(Protocol):

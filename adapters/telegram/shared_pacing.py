@@ -6,7 +6,10 @@ pacing on their own would together send twice that, and when a group's presses l
 pace its table. `SharedPacer` asks Redis instead: one script call per send (storage/scripts.py, `PACE`) takes
 from the token's bucket and window and from the chat's, exactly as `pacing.LocalPacer` does in memory, and
 in the same call refuses a table or hand older than one any process already sent or is sending (the chat's
-``messages`` hash, bot/outbox.py): no screen goes backwards across processes.
+``messages`` hash, bot/outbox.py): no screen goes backwards across processes. The same call reads the
+screen's message id as stored now, so a process edits the hand another one just posted anew (a turn
+announced), not the old one it remembers; and while a process posts a screen anew, the others' sends of it
+wait until the new id is stored (``posting:<screen>``, at most `POSTING_HOLD`).
 
 Why a shared bucket and window rather than a lease (one process owning a chat's deliveries at a time): a
 lease still needs the token-wide budget shared, it moves a chat's queue between processes when presses land
@@ -28,15 +31,17 @@ import secrets
 
 from adapters.telegram.memory import ref
 from adapters.telegram.pacing import RANK_SPARES, Admission, Ask, Clock, Limits, LocalPacer
-from bot.outbox import screen_marks
+from bot.outbox import posting_mark, screen_marks
 from bot.runtime.lru import LRU
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM
-from storage.store import PaceLimit, RedisGameStore
+from storage.pace import PaceLimit, ScreenTurn, SharedLimits
+from storage.store import RedisGameStore
 
 log = logging.getLogger("durak.telegram")
 
 IN_FLIGHT = 0.25  # seconds after it is let go that a send not answered yet is counted as made
+POSTING_HOLD = 5.0  # seconds a screen being posted anew holds the other processes' sends of it back, at most
 KEPT_SETTLES = 10_000  # chats whose last send's answer time waits for their next call; older ones are let go
 
 
@@ -68,6 +73,7 @@ class SharedPacer:
     ) -> None:
         """``clock``: the time every process passes (tests' virtual clock); None: the Redis server's."""
         self.store = store
+        self.shared = SharedLimits(store)
         self.limits = limits or Limits()
         self.clock = clock
         self.platform = platform
@@ -97,7 +103,17 @@ class SharedPacer:
         if ask.screen is not None:
             home, name, version = ask.screen
             shown, sending = screen_marks(name)
-            screen = (ref(home), shown, sending, version)
+            screen = ScreenTurn(
+                ref(home),
+                shown,
+                sending,
+                version,
+                name,
+                posting_mark(name),
+                self.name,
+                ask.posting,
+                POSTING_HOLD,
+            )
         return await self._ask(ask.chat, now, chat_limit(self.limits, ask.chat), ask, screen)
 
     async def admit_call(self, now: float) -> Admission:
@@ -109,16 +125,16 @@ class SharedPacer:
         now: float,
         limit: PaceLimit | None,
         ask: Ask | None,
-        screen: tuple[object, str, str, int] | None,
+        screen: ScreenTurn | None,
     ) -> Admission:
         member = f"{self.name}:{next(self.numbers)}"
         settles = [*self.token_settles, *(self.chat_settles.pop(chat, None) or [])]
         spares = (ask.spare, RANK_SPARES[ask.rank]) if ask is not None else (0, 0)
         before = self.store.round_trips
         try:
-            verdict, value, token_wait = await self.store.pace(
+            turn = await self.shared.pace(
                 self.platform, chat, member, now=self._now(), token=self.token, chat_limit=limit,
-                spares=spares, screen=screen, settles=settles, in_flight=IN_FLIGHT,  # type: ignore[arg-type]
+                spares=spares, screen=screen, settles=settles, in_flight=IN_FLIGHT,
             )  # fmt: skip
         except StoreUnavailable as error:
             if self.fallback is None:
@@ -133,16 +149,16 @@ class SharedPacer:
         if self.fallback is not None:
             log.info("shared pacing answers again")
             self.fallback = None
-        if verdict == "drop":
-            return Admission(newer=int(value))
-        if verdict == "wait":
+        if turn.verdict == "drop":
+            return Admission(newer=int(turn.value))
+        if turn.verdict == "wait":
             if limit is not None:
-                self.until[chat] = now + value
-            if ask is not None and token_wait > 0:
-                self.token_until[ask.rank] = now + token_wait
-            return Admission(value)
+                self.until[chat] = now + turn.value
+            if ask is not None and turn.token_wait > 0:
+                self.token_until[ask.rank] = now + turn.token_wait
+            return Admission(turn.value)
         self.until.pop(chat, None)
-        return Admission(ticket=member)
+        return Admission(ticket=member, message=turn.message)
 
     def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
         if self.fallback is not None:
@@ -164,7 +180,7 @@ class SharedPacer:
             return
         try:
             before = self.store.round_trips
-            await self.store.pace_pause(self.platform, chat, seconds, self._now())
+            await self.shared.pace_pause(self.platform, chat, seconds, self._now())
             self.round_trips += self.store.round_trips - before
         except StoreUnavailable as error:
             log.info("chat %s: pause not shared (%s)", chat, error)

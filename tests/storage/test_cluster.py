@@ -17,13 +17,20 @@ from storage import keys as k
 from storage.keys import ChatRef
 from storage.models import GameOutcome, PlayerOutcome
 from storage.store import RedisGameStore
-from tests.storage import test_concurrency, test_ratings_store, test_recovery, test_running_chats, test_store
+from tests.storage import (
+    test_concurrency,
+    test_pace,
+    test_ratings_store,
+    test_recovery,
+    test_running_chats,
+    test_store,
+)
 from tests.storage.cluster_nodes import LocalCluster
 
 pytestmark = pytest.mark.redis_server
 
 # Every store test that takes the `store` fixture runs here too, with `store` on the cluster.
-for _suite in (test_store, test_concurrency, test_running_chats, test_recovery, test_ratings_store):
+for _suite in (test_store, test_concurrency, test_running_chats, test_recovery, test_ratings_store, test_pace):
     for _name, _test in vars(_suite).items():
         if _name.startswith("test_") and "store" in inspect.signature(_test).parameters:
             globals()[_name] = _test

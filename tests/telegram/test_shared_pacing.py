@@ -178,6 +178,55 @@ async def test_a_screen_older_than_one_another_process_delivered_is_dropped(
     assert a.superseded == 1
 
 
+def hands_left(fake: FakeTelegram, user: FakeUser) -> list[str]:
+    """The texts of the bot's messages still in the person's private chat, oldest first."""
+    chat = fake.chat(user)
+    return [m.current.plain for m in chat.messages.values() if m.from_bot and not m.deleted]
+
+
+async def a_hand_both_processes_edited(
+    fake: FakeTelegram, make: Any, redis: Any, user_id: int
+) -> tuple[Delivery, Delivery, str, str, FakeUser]:
+    """Processes A and B; A sent a person's hand (v1), B edited it (v2): both know its message."""
+    fake.clock = FakeClock(speed=10)
+    a, b = await make(redis)
+    group = fake.add_group("Durak night")
+    (player,) = people(fake, 1, user_id)
+    chat, user = str(group.id), str(player.id)
+    a.submit([ShowHand(chat, user, text("hand v1"), "g1", version=1)])
+    await a.wait_idle()
+    b.submit([ShowHand(chat, user, text("hand v2"), "g1", version=2)])
+    await b.wait_idle()
+    return a, b, chat, user, player
+
+
+async def test_a_hand_announced_by_one_process_is_the_one_the_other_process_edits_next(
+    telegram_api: FakeTelegram, processes: Any, fake_redis: Any
+) -> None:
+    a, b, chat, user, player = await a_hand_both_processes_edited(telegram_api, processes, fake_redis, 3101)
+    a.submit([ShowHand(chat, user, text("hand v3"), "g1", version=3, announce=True)])  # a new hand, old gone
+    await a.wait_idle()
+    b.submit([ShowHand(chat, user, text("hand v4"), "g1", version=4)])
+    await idle(a, b)
+    assert hands_left(telegram_api, player) == ["hand v4"], "one hand, the newest"
+    sends = [r for r in telegram_api.call_log if r.method == "sendMessage" and r.status == 200]
+    assert len(sends) == 2, "the first hand and the announced one; v4 is an edit of the announced hand"
+
+
+async def test_an_edit_waits_while_another_process_posts_that_screen_anew(
+    telegram_api: FakeTelegram, processes: Any, fake_redis: Any
+) -> None:
+    a, b, chat, user, player = await a_hand_both_processes_edited(telegram_api, processes, fake_redis, 3201)
+    telegram_api.hold("sendMessage")  # A's announced hand is on its way to Telegram ...
+    a.submit([ShowHand(chat, user, text("hand v3"), "g1", version=3, announce=True)])
+    await telegram_api.wait_until(lambda: telegram_api.held_calls == 1, what="the announced hand sent")
+    b.submit([ShowHand(chat, user, text("hand v4"), "g1", version=4)])  # ... when B has the next one
+    await telegram_api.clock.sleep(1.0)
+    telegram_api.release()
+    await idle(a, b)
+    assert hands_left(telegram_api, player) == ["hand v4"], "one hand, the newest"
+
+
 # ---- overload degrades by importance -----------------------------------------------------------------
 
 

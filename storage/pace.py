@@ -1,0 +1,122 @@
+"""The shared flood limits' calls on Redis: one send's turn (`PACE`) and a chat's pause after a 429.
+
+Apart from the game store because they are the Telegram delivery's, not the game's: every process serving a
+token asks them before each send (adapters/telegram/shared_pacing.py), beside the chat's ``messages`` hash
+that the store keeps (delivered versions, message ids).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from storage import keys as k
+from storage.keys import ChatRef
+from storage.scripts import PACE, PACE_PAUSE, SCREEN_TURN
+from storage.store import RedisGameStore, text
+
+# One flood limit as the pacing script takes it: burst, rate a second, window limit (0: none), window seconds.
+PaceLimit = tuple[float, float, int, float]
+
+
+@dataclass(frozen=True)
+class ScreenTurn:
+    """A table or hand about to be sent: ``version`` is refused when any process sent or is sending a newer
+    one (``shown`` and ``sending``, the fields of the home chat's messages hash, bot/outbox.py); the message
+    id is read from ``message`` in the same call; ``posting``: this send posts the screen as a new message,
+    so other processes' sends of it wait until the new id is stored (``posting_field``, cleared then) or
+    ``hold`` seconds passed."""
+
+    home: ChatRef
+    shown: str
+    sending: str
+    version: int
+    message: str = ""
+    posting_field: str = ""
+    owner: str = ""
+    posting: bool = False
+    hold: float = 5.0
+
+    def args(self) -> list[Any]:
+        return [self.shown, self.sending, self.version]
+
+    def message_args(self) -> list[Any]:
+        return [self.message, self.posting_field, self.owner, "1" if self.posting else "0", repr(self.hold)]
+
+
+@dataclass(frozen=True)
+class PaceVerdict:
+    """ "send" (``value``: now), "wait" (``value`` seconds; ``token_wait`` of them the token's limits ask) or
+    "drop" (``value``: the newer version sent); with "send" of a screen, its stored ``"<game>:<id>"``."""
+
+    verdict: str
+    value: float
+    token_wait: float = 0.0
+    message: str = ""
+
+
+class SharedLimits:
+    """The PACE and PACE_PAUSE calls of one store."""
+
+    def __init__(self, store: RedisGameStore) -> None:
+        self.store = store
+
+    async def pace(
+        self,
+        platform: str,
+        chat: int,
+        member: str,
+        *,
+        now: float | None,
+        token: PaceLimit,
+        chat_limit: PaceLimit | None,
+        spares: tuple[int, int] = (0, 0),
+        screen: ScreenTurn | None = None,
+        settles: Sequence[tuple[str, str, float]] = (),
+        in_flight: float = 0.0,
+    ) -> PaceVerdict:
+        """One send's turn under a token's shared flood limits (the PACE script). ``chat_limit`` None: a
+        call counted for the token only (a delete). ``spares``: sends left to the chat and to the token (see
+        the script). ``in_flight``: the seconds after it is let go that a send is counted as made until its
+        answer comes; ``settles``: earlier sends' ("t" or "c", member, seconds to move it by). One round trip
+        on a single Redis; on a cluster the screen is taken in its chat's slot first (two)."""
+        store = self.store
+        keys = [k.pace_key(platform, "all"), k.pace_key(platform, "all:sent")]
+        keys += [k.pace_key(platform, f"chat:{chat}"), k.pace_key(platform, f"chat:{chat}:sent")]
+        screen_args: list[Any] = ["", "", 0]  # not a screen, or taken apart on a cluster
+        message_args: list[Any] = ["", "", "", "0", "0"]
+        stored = ""
+        if screen is not None:
+            screen_keys = [k.messages_key(screen.home), k.state_key(screen.home)]
+            if store.cluster:
+                stamp = "" if now is None else repr(now)
+                taken = await store.script(
+                    SCREEN_TURN, screen_keys, [stamp, *screen.args(), *screen.message_args()]
+                )
+                if text(taken[0]) == "drop":
+                    return PaceVerdict("drop", float(text(taken[1])))
+                if text(taken[0]) == "wait":
+                    return PaceVerdict("wait", float(text(taken[1])))
+                stored = text(taken[1])
+            else:
+                keys += screen_keys
+                screen_args, message_args = screen.args(), screen.message_args()
+        args: list[Any] = ["" if now is None else repr(now), member, *spares]
+        args += [repr(float(x)) for x in (chat_limit or (0, 0, 0, 0))]
+        args += [repr(float(x)) for x in token]
+        args += [*screen_args, repr(in_flight), *message_args, len(settles)]
+        for scope, settled, seconds in settles:
+            args += [scope, settled, repr(seconds)]
+        reply = await store.script(PACE, keys, args)
+        verdict, value, token_wait = text(reply[0]), float(text(reply[1])), float(text(reply[2]))
+        if verdict == "send" and len(reply) > 3:
+            stored = stored or text(reply[3])
+        return PaceVerdict(verdict, value, token_wait, stored)
+
+    async def pace_pause(self, platform: str, chat: int, seconds: float, now: float | None = None) -> float:
+        """Telegram answered 429 for ``chat``: no process serving the token sends there for ``seconds``.
+        Returns the time (the pacing clock's) it may send again."""
+        key = k.pace_key(platform, f"chat:{chat}")
+        until = await self.store.script(PACE_PAUSE, [key], ["" if now is None else repr(now), repr(seconds)])
+        return float(text(until))
