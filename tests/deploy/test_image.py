@@ -1,6 +1,7 @@
 """The image's own commands, run outside a container (no image can be built where the suite runs): the
 Dockerfile's CMD serves Telegram from a real redis-server to the fake Bot API, and its HEALTHCHECK command
-passes once the process is ready and fails while it is not (nothing listening yet; Redis gone)."""
+passes once the process is ready and fails while it is not (nothing listening yet; Redis gone). With
+LOG_FORMAT=json its whole output is JSON lines, without the token."""
 
 from __future__ import annotations
 
@@ -76,6 +77,7 @@ async def test_the_images_command_serves_and_its_health_check_follows_readiness(
         PORT=str(port),
         AI_WORKERS="1",
         LOG_LEVEL="INFO",
+        LOG_FORMAT="json",
     )
     log = tmp_path / "bot.log"
     code, line = await asyncio.to_thread(health, env, tmp_path)
@@ -91,6 +93,10 @@ async def test_the_images_command_serves_and_its_health_check_follows_readiness(
         assert line.startswith("not ready: redis: "), line
         bot.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(bot.wait, 30) == 0, log.read_text()[-3000:]
+        output = log.read_text()
+        events = [json.loads(line) for line in output.splitlines() if line.strip()]  # one event a line
+        assert any(event["msg"] == "SIGTERM: stopping" for event in events)
+        assert fake.token not in output and fake.token.split(":")[1] not in output
     finally:
         if bot.poll() is None:
             bot.kill()
