@@ -61,6 +61,7 @@ class Deliveries:
 
     def __init__(self) -> None:
         self.routes: dict[str, Deliver] = {}
+        self.adapters: dict[str, Adapter] = {}  # the adapters joined, by platform (readiness asks them)
 
     def register(self, platform: str, deliver: Deliver) -> None:
         self.routes[platform] = deliver
@@ -73,9 +74,12 @@ class Deliveries:
     def join(self, adapter: Adapter) -> None:
         """An adapter ready to deliver: this process claims its platform's deadlines from now on."""
         self.register(adapter.platform, adapter.deliver_due)
+        self.adapters[adapter.platform] = adapter
 
     def leave(self, adapter: Adapter) -> None:
         self.unregister(adapter.platform, adapter.deliver_due)
+        if self.adapters.get(adapter.platform) is adapter:
+            del self.adapters[adapter.platform]
 
     @property
     def platforms(self) -> list[str]:

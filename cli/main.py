@@ -57,7 +57,9 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="durak-bot", description="The card game Durak: terminal, Telegram, Discord."
     )
-    commands = top.add_subparsers(dest="command", required=True, metavar="{play,demo,run,replay,verify}")
+    commands = top.add_subparsers(
+        dest="command", required=True, metavar="{play,demo,run,health,replay,verify}"
+    )
 
     play = commands.add_parser("play", help="play against AI players in this terminal")
     play.add_argument(
@@ -86,10 +88,20 @@ def parser() -> argparse.ArgumentParser:
     )
 
     run = commands.add_parser("run", help="serve Telegram and/or Discord, by the tokens set")
-    run.add_argument("--check", action="store_true", help="check the configuration and Redis, then exit")
+    run.add_argument(
+        "--check",
+        action="store_true",
+        help="check the configuration, Redis and the platforms' side, then exit",
+    )
+    run.add_argument(
+        "--offline", action="store_true", help="with --check: ask nothing of Telegram and Discord"
+    )
     run.add_argument(
         "--webhook", action="store_true", help="Telegram by webhook (needs WEBHOOK_URL and PORT)"
     )
+
+    health = commands.add_parser("health", help="is the bot running here ready? (GET /readyz; exit 0 or 1)")
+    health.add_argument("--port", type=int, help="the bot's port (default: PORT)")
 
     verify = commands.add_parser("verify", help="check that an archived game's deal was not changed")
     verify.add_argument("game_id", help="the id printed after the game (also in the archive)")
@@ -125,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config()
     if config is None:
         return 2
-    quiet = args.command in ("play", "demo", "replay", "verify") and config.log_level != "DEBUG"
+    quiet = args.command in ("play", "demo", "health", "replay", "verify") and config.log_level != "DEBUG"
     from bot.runtime.logs import configure
 
     level = logging.WARNING if quiet else config.log_level
@@ -134,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         "play": play,
         "demo": demo,
         "run": run,
+        "health": health,
         "replay": replay,
         "verify": verify,
     }
@@ -298,13 +311,13 @@ async def run(config: BotConfig, args: argparse.Namespace) -> int:
     store, close = opened
     try:
         if args.check:
-            return await check(config, store)
+            return await check(config, store, online=not args.offline)
         return await serve(config, store, runners)
     finally:
         await close()
 
 
-async def check(config: BotConfig, store: GameStore) -> int:
+async def check(config: BotConfig, store: GameStore, online: bool = True) -> int:
     from storage.errors import StoreUnavailable
 
     where = "REDIS_URL" if config.redis_url else f"the embedded redis-server in {config.data_dir}"
@@ -331,12 +344,22 @@ async def check(config: BotConfig, store: GameStore) -> int:
     if not config.platforms:
         tokens = " and/or ".join(platform.token_setting for platform in SERVED_PLATFORMS)
         print(f"Nothing would be served yet: set {tokens}.")
-    return 0
+    if not config.platforms or not online:
+        return 0
+    from cli.platform_checks import check_platforms
+
+    found = await check_platforms(config)
+    for line in found.ok:
+        print(line)
+    for problem in found.problems:
+        print(f"PROBLEM: {problem}", file=sys.stderr)
+    return 1 if found.problems else 0
 
 
 async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatform]) -> int:
     """Every configured platform in this one process, beside one turn-timer loop for all of them."""
     from bot.context import ServiceConfig
+    from bot.runtime import health
     from bot.runtime.ai_pool import AiPool, hint_limiter
     from bot.runtime.gc_tuning import tune_garbage_collector
     from bot.runtime.ratelimit import PressLimiter, command_limiter
@@ -364,7 +387,16 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
     deliveries = Deliveries()  # each adapter registers how its platform's deadline effects are delivered
     timers = asyncio.create_task(run_timers(service, store, stop, deliveries))
     metrics_server = start_metrics(config, store, stop)
-    leave_on_sigterm(asyncio.current_task())
+    health_server = await health.start(config, store, deliveries, ai, list(runners))
+
+    async def wind_down() -> None:
+        """SIGTERM: not ready any more, and no deadline claimed from now on; the platforms stop next."""
+        health.READINESS.stopping = True
+        stop.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(timers), timeout=5)
+
+    leave_on_sigterm(asyncio.current_task(), wind_down)
     try:
         log.info("serving %s", ", ".join(runners))
         await ai.warm_up()
@@ -390,6 +422,9 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
         await ai.aclose()  # every AI worker process has exited when `run` returns
         if metrics_server is not None:
             metrics_server.shutdown()
+        if health_server is not None:
+            await health_server.cleanup()
+        health.READINESS.clear()
 
 
 def app_platforms(config: BotConfig) -> frozenset[str]:
@@ -443,13 +478,36 @@ def start_metrics(
     return server
 
 
-def leave_on_sigterm(task: asyncio.Task[Any] | None) -> None:
+async def health(config: BotConfig, args: argparse.Namespace) -> int:
+    """`durak-bot health`: the container's health check; one line, exit 0 when ready."""
+    from bot.runtime.health import probe
+
+    ready, line = await asyncio.to_thread(probe, args.port or config.port)
+    print(line)
+    return 0 if ready else 1
+
+
+def leave_on_sigterm(
+    task: asyncio.Task[Any] | None, first: Callable[[], Coroutine[Any, Any, None]] | None = None
+) -> None:
     """A platform (Heroku, systemd, docker stop) stops the bot with SIGTERM: end as cleanly as for Ctrl-C,
-    so the embedded Redis is stopped in order and its files are complete."""
+    so the embedded Redis is stopped in order and its files are complete. ``first``: what to do before the
+    task is cancelled (`serve`'s wind-down); the adapters' own ways out follow from the cancellation."""
     if task is None:
         return
+
+    def stopping() -> None:
+        log.info("SIGTERM: stopping")
+        if first is None:
+            task.cancel()
+            return
+        winding = asyncio.get_running_loop().create_task(first())
+        BACKGROUND.add(winding)
+        winding.add_done_callback(BACKGROUND.discard)
+        winding.add_done_callback(lambda _: task.cancel())
+
     with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping)
 
 
 async def as_awaitable(result: Awaitable[None] | None) -> None:

@@ -144,6 +144,12 @@ class DurakDiscordClient(discord.AutoShardedClient):
         if message.guild is not None and not message.flags.ephemeral:
             self.delivery.chatter.saw(str(message.channel.id), message.id)
 
+    def connected(self) -> str | None:
+        """None while the gateway session is up (for ``/readyz``, `bot.runtime.health`)."""
+        if self.is_closed():
+            return "the gateway connection is closed"
+        return None if self.is_ready() else "the gateway is not ready yet"
+
     async def on_ready(self) -> None:
         log.info("connected as %s, shards %s of %s", self.user, self.shard_ids, self.shard_count)
 

@@ -47,6 +47,7 @@ from storage.store import RedisGameStore
 log = logging.getLogger("durak.telegram")
 
 START_RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)  # seconds between tries; the last one repeats
+STOP_DRAIN = 10.0  # seconds queued messages get to go out when the bot stops (STOP_TIMEOUT)
 
 ALLOWED_UPDATES = ["message", "callback_query"]
 COMMAND_LANGUAGES = ("", "ru", "it")  # "" is every other language: English
@@ -134,6 +135,7 @@ class TelegramBot:
         self.application.bot_data["durak"] = self
         self._stop_timers = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
+        self._stopping = False
         self.deliveries = deliveries
         self.webhook_secret = ""
         self.webhook: WebhookServer | None = None
@@ -216,22 +218,42 @@ class TelegramBot:
         for lang in COMMAND_LANGUAGES:
             await self.application.bot.set_my_commands(bot_commands(lang), language_code=lang or None)
 
-    async def stop(self) -> None:
+    def connected(self) -> str | None:
+        """None while this bot takes updates (the application runs; it long-polls, or its webhook server
+        listens); else what is wrong, for ``/readyz`` (`bot.runtime.health`)."""
+        if self._stopping:
+            return "stopping"
+        if not self.application.running:
+            return "the application is not running"
+        if self.webhook is not None:
+            return None if self.webhook.listening else "the webhook server is not listening"
+        updater = self.application.updater
+        return None if updater is not None and updater.running else "not polling Telegram"
+
+    async def stop(self, drain: float = STOP_DRAIN) -> None:
+        """Stop in the order that loses nothing: take no new update (the webhook server stops listening,
+        so Telegram retries it elsewhere or later; the long poll ends, and what it did not fetch waits at
+        Telegram), work off the updates already received, stop claiming deadlines, then send what is queued
+        for up to ``drain`` seconds and record what was delivered (a later process re-sends the rest,
+        `bot.game.catch_up`)."""
         application = self.application
-        if self.deliveries is not None:
-            self.deliveries.leave(self)
-        self._stop_timers.set()
-        if self._timers is not None:
-            await asyncio.wait_for(self._timers, timeout=5)
+        self._stopping = True
+        queued = self.delivery.unsent
+        log.info("Telegram: stopping, %d messages queued", queued, extra={"fields": {"queued": queued}})
         if self.webhook is not None:
             await self.webhook.stop()
         if self.pages is not None:
             await self.pages.stop()
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
-        await self.delivery.close()
         if application.running:
-            await application.stop()
+            await application.stop()  # PTB handles the updates already queued first
+        if self.deliveries is not None:
+            self.deliveries.leave(self)
+        self._stop_timers.set()
+        if self._timers is not None:
+            await asyncio.wait_for(self._timers, timeout=5)
+        await self.delivery.close(drain)
         await application.shutdown()
 
 
@@ -249,8 +271,9 @@ async def run_telegram(
     *,
     live: Any = None,
 ) -> None:
-    """Serve Telegram until cancelled (`cli.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: the
-    open long poll is dropped, queued messages get a few seconds to go out. ``deliveries``: the process's
+    """Serve Telegram until cancelled (`cli.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: no
+    new update is taken, those received are handled, queued messages get STOP_TIMEOUT seconds to go out
+    (`TelegramBot.stop`). ``deliveries``: the process's
     turn-timer routes to join; without them this bot runs its own timer loop. ``webhook``: None means "when
     WEBHOOK_URL is set, or ``config.telegram_webhook``" (`durak-bot run --webhook`); False forces long
     polling.
@@ -261,5 +284,4 @@ async def run_telegram(
     try:
         await asyncio.Event().wait()
     finally:
-        log.info("Telegram: stopping")
-        await bot.stop()
+        await bot.stop(config.stop_timeout)

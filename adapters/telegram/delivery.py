@@ -20,8 +20,10 @@ is kept for the chats that sent most recently, more than the bot's overall limit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
+import time
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -95,6 +97,8 @@ class Delivery:
         self.asked: set[tuple[str, str, str]] = set()  # (group, game, user) told to start the bot
         self.shown = ShownVersions()  # the newest table and hand versions queued, so none goes backwards
         self.marks = DeliveredMarks(memory.store)  # what was delivered, kept with the chat (bot/outbox.py)
+        self.performed = 0  # items sent (or found sent) since start
+        self.in_flight = 0  # items taken off their queue and being sent right now
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
@@ -146,20 +150,37 @@ class Delivery:
         """Until every queue is empty (tests and the bench use it; seconds are real)."""
         await asyncio.wait_for(self._idle.wait(), timeout)
 
-    async def close(self, drain: float = 3.0) -> None:
-        """Send what is queued for up to ``drain`` real seconds, then stop."""
-        try:
+    @property
+    def unsent(self) -> int:
+        """Items queued or being sent right now, over every chat."""
+        return sum(len(queue.pending) for queue in self.queues.values()) + self.in_flight
+
+    async def close(self, drain: float = 10.0) -> None:
+        """Send what is queued for up to ``drain`` real seconds, then stop; record what was delivered
+        (`DeliveredMarks.close`), so a later process re-sends only the rest (`bot.game.catch_up`). Logs the
+        figures of the way out: queued at the start, sent, left, seconds."""
+        queued, performed, begin = self.unsent, self.performed, time.monotonic()
+        chats = len(self.queues)
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), drain)
-        except TimeoutError:
-            log.warning(
-                "stopping with %d chats still queued", sum(bool(q.pending) for q in self.queues.values())
-            )
+        left = self.unsent
         self._closing = True
         workers = [q.worker for q in self.queues.values() if q.worker is not None]
         for worker in workers:
             worker.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
         await self.marks.close()
+        figures = {"queued": queued, "chats": chats, "sent": self.performed - performed, "left": left}
+        log.log(
+            logging.WARNING if left else logging.INFO,
+            "delivery stopped: %d queued in %d chats, %d sent, %d left for the next process, %.1f s",
+            queued,
+            chats,
+            figures["sent"],
+            left,
+            time.monotonic() - begin,
+            extra={"fields": figures | {"seconds": round(time.monotonic() - begin, 2)}},
+        )
 
     # ---- the worker of one chat ----------------------------------------------------------------------
 
@@ -192,7 +213,12 @@ class Delivery:
                 if head is not item and head.kind != POST and merged(item, head) is None:
                     continue  # a more urgent screen came first meanwhile: it asks for its own turn
                 item = queue.pending.pop_head()  # the one let go, or its own newer update
-                if not await self._send_paced(queue, item, admission.ticket, now):
+                self.in_flight += 1
+                try:
+                    sent = await self._send_paced(queue, item, admission.ticket, now)
+                finally:
+                    self.in_flight -= 1
+                if not sent:
                     queue.pending.put_back(item)
         except asyncio.CancelledError:
             raise
@@ -264,6 +290,7 @@ class Delivery:
             try:
                 await self._perform(item)
                 self._delivered(item)
+                self.performed += 1
                 queue.strikes = 0
                 return True
             except RetryAfter as error:

@@ -1,5 +1,5 @@
 """Our own webhook server (aiohttp) in place of PTB's `Updater.start_webhook`, so the one port a platform
-opens (PORT) also answers ``GET /metrics``.
+opens (PORT) also answers ``GET /metrics``, ``GET /healthz`` and ``GET /readyz``.
 
 PTB's documented way for this is a custom webhook server ("customwebhookbot"): it receives Telegram's POSTs,
 decodes each with `Update.de_json` and puts it on `application.update_queue`, which the application works
@@ -19,7 +19,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ExtBot
 
-from bot.runtime import metrics
+from bot.runtime import health, metrics
 
 log = logging.getLogger("durak.telegram")
 
@@ -57,6 +57,7 @@ class WebhookServer:
         app.router.add_get(METRICS_PATH, self.scrape)
         if self.mount is not None:
             self.mount(app)
+        health.routes(app)  # /healthz and /readyz (bot/runtime/health.py)
         return app
 
     async def start(self, url: str, allowed_updates: list[str]) -> None:
@@ -69,6 +70,10 @@ class WebhookServer:
             url=url, secret_token=self.secret, allowed_updates=allowed_updates
         )
         log.info("Telegram: webhook %s (listening on %s:%d)", url, self.listen, self.port)
+
+    @property
+    def listening(self) -> bool:
+        return self._runner is not None
 
     async def stop(self) -> None:
         """Stop listening. The webhook stays set: other processes behind the same address carry on."""

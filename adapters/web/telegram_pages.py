@@ -18,6 +18,7 @@ from aiohttp import web
 from adapters.web.presence import open_pages
 from adapters.web.server import DeliverEffects, WebFrontEnd
 from bot.game.membership import MembershipCheck
+from bot.runtime import health
 from bot.runtime.config import BotConfig
 from bot.service import GameService
 from bot.timers import Deliver, resume_on_close
@@ -55,7 +56,9 @@ class TelegramPages:
 
     async def serve(self, listen: str, port: int) -> None:
         """A server of their own (the bot polls Telegram, so no webhook server holds the port)."""
-        self._runner = web.AppRunner(self.front.app(self.prefix), access_log=None, shutdown_timeout=1.0)
+        app = self.front.app(self.prefix)
+        health.routes(app)  # PORT is this server's: it answers /healthz and /readyz (bot/runtime/health.py)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         await web.TCPSite(self._runner, listen, port).start()
 

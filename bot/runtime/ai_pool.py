@@ -238,6 +238,18 @@ class AiPool:
         jobs = [loop.run_in_executor(self.executor, worker_ready) for _ in range(self.workers)]
         self.worker_pids.update(await asyncio.gather(*jobs))
 
+    def alive(self) -> str | None:
+        """None when the pool can take a job: not broken, warmed up, and every worker process it started
+        still running; else what is wrong (for ``/readyz``). A pool replaced after a death counts as alive
+        once its fresh workers are up."""
+        if getattr(self.executor, "_broken", False):
+            return "the worker pool is broken"
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        if not processes:
+            return "no worker process started yet"
+        dead = sum(not process.is_alive() for process in processes)
+        return f"{dead} of {len(processes)} worker processes died" if dead else None
+
     async def aclose(self) -> None:
         """Drop queued jobs, let running ones end, and wait for every worker process to exit."""
         await asyncio.to_thread(self.executor.shutdown, wait=True, cancel_futures=True)

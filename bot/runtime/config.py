@@ -48,6 +48,7 @@ class BotConfig(BaseSettings):
     telegram_cache_chats: int = Field(default=20_000, ge=100)  # chats whose message ids stay in memory
     telegram_cache_users: int = Field(default=50_000, ge=100)  # users whose name and language stay in memory
     telegram_repost_after: int = Field(default=10, ge=0)  # a table with more messages after it moves down
+    stop_timeout: float = Field(default=10.0, ge=0, le=300)  # seconds queued messages get on SIGTERM
 
     @field_validator(
         "telegram_token",
@@ -116,6 +117,11 @@ class BotConfig(BaseSettings):
     def platforms(self) -> list[str]:
         """The platforms `durak-bot run` would serve, by the tokens given."""
         return [platform.name for platform in SERVED_PLATFORMS if platform.token(self)]
+
+    @property
+    def telegram_holds_port(self) -> bool:
+        """Serving Telegram, the bot listens on PORT itself: its webhook server, or the Mini App's pages."""
+        return bool(self.telegram_token and (self.telegram_webhook or self.webhook_url or self.webapp_on))
 
     @property
     def metrics_on_webhook(self) -> bool:

@@ -30,9 +30,10 @@ ADAPTER_MODULES = {
     # the service, its read side, and what goes in and out of it
     "bot.service", "bot.queries", "bot.inputs", "bot.effects", "bot.payloads", "bot.buttons",
     "bot.session", "bot.game.archive", "bot.i18n", "bot.commands.table",
-    # the contract, the timer loop, delivered marks, and a process's metrics, logs, caches, limits, config
+    # the contract, the timer loop, delivered marks, and a process's metrics, health (/healthz, /readyz
+    # on the port the adapter holds), logs, caches, limits, config
     "bot.adapter", "bot.timers", "bot.outbox", "bot.runtime.config", "bot.runtime.metrics",
-    "bot.runtime.logs", "bot.runtime.lru", "bot.runtime.ratelimit",
+    "bot.runtime.health", "bot.runtime.logs", "bot.runtime.lru", "bot.runtime.ratelimit",
     # questions the platforms ask before an input: who may join (getChatMember), a private chat opened
     "bot.game.membership", "bot.game.private_chat",
     # the renderers the web page and the terminal draw with, so they say what the chats say

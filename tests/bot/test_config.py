@@ -81,7 +81,7 @@ def test_run_check_says_on_which_port_the_metrics_are(
     for name, value in {"METRICS": "on", "TELEGRAM_TOKEN": "1:x", "WEBHOOK_URL": webhook, "PORT": "8443",
                         "METRICS_PORT": "9100", "DATA_DIR": "data"}.items():  # fmt: skip
         bare_env.setenv(name, value)
-    assert main(["run", "--check"]) == 0
+    assert main(["run", "--check", "--offline"]) == 0
     out = capsys.readouterr().out
     assert f"Metrics: on, GET /metrics on {said}\n" in out
     assert "Redis: ok (the embedded redis-server in data)" in out

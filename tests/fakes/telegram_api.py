@@ -86,6 +86,8 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.redeliveries: list[JSON] = []
         self.allowed_updates: list[str] = []
         self.webhook: JSON | None = None
+        self.webhook_last_error: tuple[int, str] | None = None  # (unix time, message) of the last failure
+        self.can_join_groups = True  # BotFather's /setjoingroups (getMe's can_join_groups)
         self.webhook_deliveries: list[tuple[int, int]] = []  # (update id, HTTP status; 0 = no connection)
         self.webhook_retry_delay = 0.05  # real seconds between attempts, like Telegram's retries but quick
         self.webhook_attempts = 60
@@ -308,6 +310,8 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
             info.update(url=self.webhook["url"], max_connections=self.webhook["max_connections"])
             if self.allowed_updates:
                 info["allowed_updates"] = self.allowed_updates
+        if self.webhook_last_error is not None:
+            info["last_error_date"], info["last_error_message"] = self.webhook_last_error
         return info
 
     def _kick_webhook(self) -> None:
@@ -352,6 +356,9 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         except aiohttp.ClientError:
             status = 0
         self.webhook_deliveries.append((update["update_id"], status))
+        if not 200 <= status < 300:  # what getWebhookInfo reports, in Telegram's words
+            reason = f"Wrong response from the webhook: {status}" if status else "Connection refused"
+            self.webhook_last_error = (int(self.clock.wall()), reason)
         return status
 
     # --- what the test checks at the end ----------------------------------------------------------------

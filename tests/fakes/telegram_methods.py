@@ -110,6 +110,7 @@ class TelegramMethods:
     token: str
     bot_id: int
     bot_username: str
+    can_join_groups: bool
     bot_name: str
     clock: Clock
     limits: RateLimits
@@ -245,7 +246,7 @@ class TelegramMethods:
     # --- methods ----------------------------------------------------------------------------------------
     @api("getMe")
     def get_me(self, params: JSON) -> JSON:
-        return {**self.bot_json(), "can_join_groups": True, "can_read_all_group_messages": False,
+        return {**self.bot_json(), "can_join_groups": self.can_join_groups, "can_read_all_group_messages": False,
                 "supports_inline_queries": False}  # fmt: skip
 
     @api("sendMessage")

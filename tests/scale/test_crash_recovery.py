@@ -41,8 +41,10 @@ STILL = 20.0  # seconds without a current button before the game counts as froze
 class Bot:
     """One `durak-bot run` process on ``data_dir``, its output kept in files there."""
 
-    def __init__(self, fake: FakeTelegram, data_dir: Path, name: str) -> None:
+    def __init__(self, fake: FakeTelegram, data_dir: Path, name: str, **settings: str) -> None:
+        """``settings``: more environment (REDIS_URL, STOP_TIMEOUT...)."""
         env = clean_env(data_dir, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url, LOG_LEVEL="INFO")
+        env |= settings
         self.log = data_dir.parent / f"{name}.log"
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
