@@ -136,3 +136,19 @@ async def play_from_the_activity(table: Table, players: list[FakeUser]) -> bool:
     await table.client.delivery.deliver(effects)
     await table.settle()
     return True
+
+
+def test_discord_channels_offer_the_activity_only_with_all_its_settings() -> None:
+    from bot.runtime.config import BotConfig
+    from cli.main import app_platforms
+
+    settings = {
+        "discord_token": "t",
+        "discord_activity": True,
+        "discord_client_id": "1",
+        "discord_client_secret": "s",
+    }
+    assert app_platforms(BotConfig(_env_file=None, **settings)) == {DISCORD}  # type: ignore[call-arg]
+    for missing in ("discord_activity", "discord_client_id", "discord_client_secret", "discord_token"):
+        without = {**settings, missing: None if missing != "discord_activity" else False}
+        assert app_platforms(BotConfig(_env_file=None, **without)) == frozenset()  # type: ignore[call-arg]
