@@ -52,36 +52,39 @@ async def latency(moves: int, shots: Path | None) -> list[float]:
     await harness.tap(CAT, "Join")
     await harness.tap(ANN, "Start")
     took: list[float] = []
-    async with headless_chromium(LOCAL_FRAMES) as browser:
-        async with discord_side(ANN, BOB, CAT) as fake, activity_server(harness, redis, fake) as base:
-            instance = fake.launch(CHANNEL, GUILD, ANN.id, BOB.id, CAT.id)
-            people = [
-                await open_activity(browser, base, p, fake.authorize(p.id), instance) for p in (ANN, BOB, CAT)
-            ]
-            frames = [p.frame for p in people]
+    async with (
+        headless_chromium(LOCAL_FRAMES) as browser,
+        discord_side(ANN, BOB, CAT) as fake,
+        activity_server(harness, redis, fake) as base,
+    ):
+        instance = fake.launch(CHANNEL, GUILD, ANN.id, BOB.id, CAT.id)
+        people = [
+            await open_activity(browser, base, p, fake.authorize(p.id), instance) for p in (ANN, BOB, CAT)
+        ]
+        frames = [p.frame for p in people]
+        for frame in frames:
+            await frame.wait_for_selector("#app[data-phase=play]")
+        if shots is not None:
+            await people[0].page.screenshot(path=str(shots / "discord-activity.png"))
+        while len(took) < moves:
+            if (await shown(cast(Any, frames[0]))).get("phase") == "over":
+                break
+            acting = [f for f in frames if await my_turn(cast(Any, f))]
+            if not acting:
+                await asyncio.sleep(0.02)
+                continue
+            step = int((await shown(cast(Any, acting[0])))["step"])
+            started = time.perf_counter()
+            await tap_a_legal_move(cast(Any, acting[0]))
             for frame in frames:
-                await frame.wait_for_selector("#app[data-phase=play]")
-            if shots is not None:
-                await people[0].page.screenshot(path=str(shots / "discord-activity.png"))
-            while len(took) < moves:
-                if (await shown(cast(Any, frames[0]))).get("phase") == "over":
-                    break
-                acting = [f for f in frames if await my_turn(cast(Any, f))]
-                if not acting:
-                    await asyncio.sleep(0.02)
-                    continue
-                step = int((await shown(cast(Any, acting[0])))["step"])
-                started = time.perf_counter()
-                await tap_a_legal_move(cast(Any, acting[0]))
-                for frame in frames:
-                    await frame.wait_for_function(
-                        "s => Number(document.getElementById('app').dataset.step) > s"
-                        " || document.getElementById('app').dataset.phase === 'over'",
-                        arg=step,
-                    )
-                took.append(time.perf_counter() - started)
-            if shots is not None:
-                await people[1].page.screenshot(path=str(shots / "discord-activity-bob.png"))
+                await frame.wait_for_function(
+                    "s => Number(document.getElementById('app').dataset.step) > s"
+                    " || document.getElementById('app').dataset.phase === 'over'",
+                    arg=step,
+                )
+            took.append(time.perf_counter() - started)
+        if shots is not None:
+            await people[1].page.screenshot(path=str(shots / "discord-activity-bob.png"))
     return took
 
 
