@@ -428,8 +428,10 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
 
 
 def app_platforms(config: BotConfig) -> frozenset[str]:
-    """The platforms whose chats offer the web app: Telegram, with WEBAPP_URL and WEBAPP_NAME set."""
-    return frozenset({PLATFORM_IDS["telegram"]}) if config.webapp_on else frozenset()
+    """The platforms whose chats offer the web app: Telegram, with WEBAPP_URL and WEBAPP_NAME set; Discord,
+    with DISCORD_ACTIVITY=on and its OAuth2 client (docs/discord.md, "The table as an Activity")."""
+    offered = {"telegram": config.webapp_on, "discord": config.discord_activity_on}
+    return frozenset(PLATFORM_IDS[name] for name, on in offered.items() if on)
 
 
 REFUSALS = {

@@ -21,12 +21,13 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from adapters.discord.chatter import REPOST_AFTER, Chatter
-from adapters.discord.commands import install
+from adapters.discord.commands import entry_point_command, install
 from adapters.discord.delivery import PLATFORM, Delivery
 from adapters.discord.flow import InteractionFlow
 from adapters.discord.hands import CACHE_USERS, HandRegistry
 from adapters.discord.tracing import api_call_trace
-from adapters.discord.views import CardSelect, DirectMessageToggle, ServiceButton
+from adapters.discord.views import ActivityButton, CardSelect, DirectMessageToggle, ServiceButton
+from adapters.web.discord_pages import discord_pages
 from bot.adapter import MessageMemory
 from bot.effects import Effect
 from bot.inputs import TimerDue
@@ -35,6 +36,7 @@ from bot.service import GameService
 from bot.timers import Deliveries, run_own_timers
 
 log = logging.getLogger("durak.discord")
+ACTIVITY_LISTEN = "0.0.0.0"  # the Activity's page, behind the https proxy Discord's URL mapping points at
 
 
 class DiscordSettings(BaseSettings):
@@ -76,7 +78,10 @@ class DurakDiscordClient(discord.AutoShardedClient):
         deliveries: Deliveries | None = None,
         timer_poll: float = 0.25,
         clock: Callable[[], float] = time.time,
+        activity: bool = False,
     ) -> None:
+        """``activity``: the application has the table as an Activity (DISCORD_ACTIVITY=on): its Entry Point
+        command is synced with the slash commands."""
         self.settings = settings or DiscordSettings()
         shards: dict[str, Any] = {}
         if self.settings.shard_list():
@@ -101,12 +106,13 @@ class DurakDiscordClient(discord.AutoShardedClient):
         )
         self.run_timer_loop, self.timer_poll, self.clock = run_timer_loop, timer_poll, clock
         self.deliveries = deliveries
+        self.launches_activity = activity
         self._stop_timers = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         await install(self.tree)
-        self.add_dynamic_items(ServiceButton, CardSelect, DirectMessageToggle)
+        self.add_dynamic_items(ServiceButton, CardSelect, DirectMessageToggle, ActivityButton)
         if self.run_timer_loop:
             self._timers = asyncio.create_task(
                 run_own_timers(
@@ -124,8 +130,22 @@ class DurakDiscordClient(discord.AutoShardedClient):
             await self.sync_commands(self.settings.discord_sync_guild)
 
     async def sync_commands(self, guild_id: int | None = None) -> list[app_commands.AppCommand]:
-        """Upload ``/durak`` globally (up to an hour to appear everywhere) or to one guild (at once)."""
-        if guild_id is None:
+        """Upload ``/durak`` globally (up to an hour to appear everywhere) or to one guild (at once). With the
+        Activity, the global upload holds its Entry Point command too: a bulk overwrite without it would
+        delete it (Entry Point commands are global only)."""
+        if guild_id is None and self.launches_activity and self.application_id is not None:
+            translator = self.tree.translator
+            payload = [
+                await command.get_translated_payload(self.tree, translator)
+                if translator
+                else command.to_dict(self.tree)
+                for command in self.tree.get_commands()
+            ]
+            data = await self.http.bulk_upsert_global_commands(
+                self.application_id, payload=[*payload, entry_point_command()]
+            )
+            synced = [app_commands.AppCommand(data=d, state=self._connection) for d in data]
+        elif guild_id is None:
             synced = await self.tree.sync()
         else:
             guild = discord.Object(id=guild_id)
@@ -175,11 +195,33 @@ async def run_discord(
     live: object = None,
 ) -> None:
     """`durak-bot run`: serve Discord with ``config.discord_token`` until the process is stopped; join the
-    process's turn-timer ``deliveries``, or without them run a timer loop of its own (``live`` is for pages
-    Discord does not serve). The `bot.adapter.RunPlatform` of Discord."""
+    process's turn-timer ``deliveries``, or without them run a timer loop of its own. With DISCORD_ACTIVITY=on
+    the Activity's page is served on DISCORD_ACTIVITY_PORT (``live``: the Redis client its live updates and
+    presence use). The `bot.adapter.RunPlatform` of Discord."""
     token = config.discord_token
     if not token:
         raise ValueError("DISCORD_TOKEN is not set")
-    client = DurakDiscordClient(service, store, run_timer_loop=deliveries is None, deliveries=deliveries)
+    client = DurakDiscordClient(
+        service,
+        store,
+        run_timer_loop=deliveries is None,
+        deliveries=deliveries,
+        activity=config.discord_activity_on,
+    )
+
+    async def deliver_pressed(platform: str, chat_id: str, effects: list[Effect]) -> None:
+        if deliveries is not None:
+            await deliveries.deliver(platform, chat_id, effects)
+        else:
+            await client.delivery.deliver(effects)
+
+    pages = discord_pages(config, service, live, deliver_pressed)  # DISCORD_ACTIVITY=on: the Activity's page
     async with client:
-        await client.start(token)
+        if pages is not None:
+            pages.hold_back_screens(deliveries if deliveries is not None else client.deliver_due)
+            await pages.serve(ACTIVITY_LISTEN, config.discord_activity_port)
+        try:
+            await client.start(token)
+        finally:
+            if pages is not None:
+                await pages.stop()

@@ -194,6 +194,27 @@ def build_group() -> app_commands.Group:
     return group
 
 
+# The Activity's Entry Point command (type 4, PRIMARY_ENTRY_POINT), shown in Discord's App Launcher: handler 2
+# (DISCORD_LAUNCH_ACTIVITY) has Discord open the Activity itself. Guilds and (group) DMs alike; discord.py
+# has no class for it, so `DurakDiscordClient.sync_commands` uploads it beside the tree's commands.
+ENTRY_POINT_NAME = "launch"
+
+
+ENTRY_POINT_DESCRIPTION = COMMAND_DESCRIPTIONS[-1]
+
+
+def entry_point_command() -> dict[str, Any]:
+    return {
+        "name": ENTRY_POINT_NAME,
+        "type": 4,
+        "handler": 2,
+        "description": ENTRY_POINT_DESCRIPTION,
+        "description_localizations": CommandTranslator.texts.get(ENTRY_POINT_DESCRIPTION, {}),
+        "integration_types": [0, 1],  # guild install, user install
+        "contexts": [0, 1, 2],  # guild channels, the bot's DMs, group DMs
+    }
+
+
 async def install(tree: app_commands.CommandTree[Any]) -> None:
     """Put ``/durak`` and its translator on a tree (the running bot's, or the one `sync` uploads)."""
     await tree.set_translator(CommandTranslator())

@@ -10,6 +10,7 @@ else (the table, notices, other players' hands) goes to `Delivery`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -160,6 +161,18 @@ class InteractionFlow:
             log.warning("DM switch for %s not answered: %s", user.id, error)
         finally:
             self.busy -= 1
+
+    async def launch(self, interaction: Interaction) -> None:
+        """ "Open table": Discord opens the Activity for the presser (LAUNCH_ACTIVITY); where it cannot (the
+        application has no Activity, an old client) the presser is told to play with the buttons."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:
+            log.warning("Activity not launched for interaction %s: %s", interaction.id, error)
+            with contextlib.suppress(discord.HTTPException):
+                await self._send(
+                    interaction, True, content=say("no_activity", self.user_for(interaction).lang)
+                )
 
     # ---- the service ---------------------------------------------------------------------------------
 

@@ -69,6 +69,7 @@ class ButtonSpec:
     custom_id: str = ""  # the adapter's own buttons (DM toggles); used as is
     url: str = ""
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    launches: bool = False  # "Open table": the press launches the Activity (custom_id "a:" + payload)
 
 
 STYLE_BY_BUTTON: dict[buttons.Button, discord.ButtonStyle] = {
@@ -86,6 +87,8 @@ def spec_for(button: Button) -> ButtonSpec:
     label = clip(button.label, LABEL_LIMIT) or "·"
     if button.url:
         return ButtonSpec(label, url=button.url, style=discord.ButtonStyle.link)
+    if button.opens_app:
+        return ButtonSpec(label, payload=button.payload, style=discord.ButtonStyle.primary, launches=True)
     parsed = payloads.parse(button.payload)
     style = (
         STYLE_BY_BUTTON.get(parsed.button, discord.ButtonStyle.secondary)

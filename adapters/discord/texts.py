@@ -32,6 +32,7 @@ TEXTS: dict[str, str] = {
     ),
     "pick_card": _("Play a card…"),
     "done": _("Done."),
+    "no_activity": _("The table cannot open as an Activity here: play with the buttons instead."),
     "cannot_post": _(
         "I cannot post in this channel: give me View Channel, Send Messages and Embed Links here."
     ),
@@ -58,4 +59,5 @@ COMMAND_DESCRIPTIONS = (
     _("Rules words, e.g. transfer deck=24"),
     _("Language of the game messages"),
     _("An earlier season, e.g. 1"),
+    _("Open the Durak table in this channel"),  # the Activity's Entry Point command
 )

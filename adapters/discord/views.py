@@ -7,6 +7,8 @@ by one that has since restarted, so no view needs to be registered per message. 
 - ``ds:<n>:<first option's payload>``: a select menu of card moves (a big hand); each option's value
   is the service payload of that move.
 - ``dm:<hand payload>`` / ``nodm:<hand payload>``: the adapter's own "send my hand by DM" switch.
+- ``a:<service payload>``: "Open table" (or "Replay"): the press launches the Activity, which shows the
+  channel's game (`adapters.web.discord_pages`); the payload only keeps the custom_id unique.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class PressHandler(Protocol):
     async def press(self, interaction: discord.Interaction[Any], payload: str) -> None: ...
 
     async def toggle_dm(self, interaction: discord.Interaction[Any], hand_payload: str, on: bool) -> None: ...
+
+    async def launch(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
 def handler_of(interaction: discord.Interaction[Any]) -> PressHandler:
@@ -114,6 +118,27 @@ class DirectMessageToggle(
         await handler_of(interaction).toggle_dm(interaction, self.hand_payload, self.on)
 
 
+class ActivityButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"a:(?P<payload>{_PAYLOAD})"):
+    """A button whose press answers with LAUNCH_ACTIVITY (interaction callback type 12)."""
+
+    def __init__(self, payload: str, label: str = "·") -> None:
+        custom_id = checked("a:" + payload)
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=custom_id)
+        )
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActivityButton:
+        label = item.label if isinstance(item, discord.ui.Button) and item.label else "·"
+        return cls(match["payload"], label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await handler_of(interaction).launch(interaction)
+
+
 def dm_toggle_spec(on: bool, hand_payload: str, label: str) -> ButtonSpec:
     return ButtonSpec(label, custom_id=checked(f"{'dm' if on else 'nodm'}:{hand_payload}"))
 
@@ -133,6 +158,8 @@ def build_view(rows: list[Row]) -> discord.ui.View | None:
             item: discord.ui.Item[Any]
             if spec.url:
                 item = discord.ui.Button(label=spec.label, url=spec.url, style=discord.ButtonStyle.link)
+            elif spec.launches:
+                item = ActivityButton(spec.payload, spec.label)
             elif spec.custom_id:
                 mode, _, payload = spec.custom_id.partition(":")
                 item = DirectMessageToggle(mode == "dm", payload, spec.label)

@@ -23,6 +23,12 @@ Which origins Telegram's web clients use (looked up for this list):
   those are allowed too (as other Mini Apps allow them), so a client still opened at one of them shows the
   page.
 
+A Discord Activity is the page in an iframe of Discord's client, loaded from the application's proxy
+host, ``https://<application id>.discordsays.com``. The Embedded App SDK (2.5.0, src/Discord.ts) takes
+messages only from its own origin and Discord's clients, https://discord.com, https://ptb.discord.com and
+https://canary.discord.com (and their discordapp.com twins, which now redirect to them); those, and the
+proxy's hosts (an Activity framed within Discord's own proxied frame), may frame the page.
+
 Anything else (another site framing the page to trick a click) is refused by the browser.
 """
 
@@ -34,19 +40,25 @@ from aiohttp import web
 
 ResponseHook = Callable[[web.Request, web.StreamResponse], Awaitable[None]]
 
-# The one list of sites that may frame the page. Another front end that frames it (a Discord Activity) adds
-# its origins here.
+# The one list of sites that may frame the page: Telegram's web clients, then Discord's (its Activities).
 FRAME_ANCESTORS: tuple[str, ...] = (
     "https://web.telegram.org",
     "https://webk.telegram.org",
     "https://webz.telegram.org",
+    "https://discord.com",
+    "https://ptb.discord.com",
+    "https://canary.discord.com",
+    "https://discordapp.com",
+    "https://ptb.discordapp.com",
+    "https://canary.discordapp.com",
+    "https://*.discordsays.com",
 )
 NO_STORE = "no-store"
 
 
 def content_security_policy(ancestors: tuple[str, ...] = FRAME_ANCESTORS) -> str:
     """Only who may frame the page: its scripts and styles are its own files plus Telegram's script, which
-    app.js loads only inside Telegram, and a tighter policy is not needed to keep a hand secret."""
+    app.js loads only inside Telegram (the Discord SDK is one of its own files), and a tighter policy is not needed to keep a hand secret."""
     return "frame-ancestors " + " ".join(ancestors)
 
 

@@ -8,7 +8,8 @@ button had been pressed in the chat. The page itself is sent only its viewer's o
 (`adapters.web.state`), after every saved change of its chat (`adapters.web.live`).
 
 Who the viewer is comes from the ``Authorization`` header (the WebSocket: its first message): Telegram's
-signed initData (`adapters.web.auth`) or a local session token (`adapters.web.sessions`). See
+signed initData (`adapters.web.auth`), a Discord Activity's session token (`adapters.web.discord_auth`) or
+a local session token (`adapters.web.sessions`). See
 docs/webapp.md, "The page's contract".
 """
 
@@ -30,6 +31,7 @@ from redis.exceptions import RedisError
 
 from adapters.web import limits, presence
 from adapters.web.auth import InitDataRefused, refusal_text, telegram_viewer
+from adapters.web.discord_auth import ActivitySessions
 from adapters.web.headers import secured
 from adapters.web.limits import BodyTooLarge, read_body, retry_after
 from adapters.web.links import parse_ref, parse_replay_ref
@@ -92,6 +94,7 @@ class WebFrontEnd:
         *,
         telegram_token: str | None = None,
         local: LocalSessions | None = None,
+        activity: ActivitySessions | None = None,
         clock: Callable[[], float] = time.time,
         hello_timeout: float = HELLO_TIMEOUT,
         heartbeat: float = presence.REFRESH,
@@ -107,6 +110,7 @@ class WebFrontEnd:
         self.deliver = deliver
         self.telegram_token = telegram_token  # set: Telegram's initData signs viewers in
         self.local = local  # set: the local browser game's one-time key and session tokens
+        self.activity = activity  # set: a Discord Activity's session tokens sign viewers in
         self.is_member = (
             is_member  # set: only the chat's members take a seat from the page (bot.game.membership)
         )
@@ -187,6 +191,10 @@ class WebFrontEnd:
                 log.info("page refused: %s", refused)
                 raise Refused(refusal_text(refused.reason, tr)) from None
             return Viewer(TELEGRAM, User(found.user_id, found.name, found.lang or "en"))
+        if scheme == "discord" and self.activity is not None:
+            found_activity = self.activity.viewer_of(credential.strip())
+            if found_activity is not None:
+                return found_activity
         if scheme == "session" and self.local is not None:
             viewer = self.local.viewer_of(credential.strip())
             if viewer is not None:

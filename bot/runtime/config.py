@@ -35,6 +35,11 @@ class BotConfig(BaseSettings):
     webapp_url: str | None = None  # the Mini App's page (public https); with WEBAPP_NAME the app is on
     webapp_name: str | None = None  # the Mini App's short name, as @BotFather's /newapp set it
     discord_token: str | None = Field(default=None, repr=False)
+    discord_activity: bool = False  # the table as a Discord Activity (docs/discord.md, "The Activity")
+    discord_client_id: str | None = None  # the application's id: the Activity's OAuth2 client
+    discord_client_secret: str | None = Field(default=None, repr=False)
+    discord_activity_port: int = Field(default=8081, ge=1, le=65535)  # the page the URL mapping points at
+    discord_api_url: str = "https://discord.com/api/v10"  # OAuth2 and activity instances (tests: a fake)
     redis_url: str | None = Field(default=None, repr=False)
     data_dir: Path = Path("./data")
     ai_delay: float = Field(default=1.2, ge=0, le=60)
@@ -53,6 +58,8 @@ class BotConfig(BaseSettings):
     @field_validator(
         "telegram_token",
         "discord_token",
+        "discord_client_id",
+        "discord_client_secret",
         "redis_url",
         "webhook_url",
         "webhook_secret",
@@ -112,6 +119,17 @@ class BotConfig(BaseSettings):
         """The Telegram Mini App is offered (its buttons, its sign-in): WEBAPP_URL and WEBAPP_NAME are set,
         beside a Telegram token."""
         return bool(self.telegram_token and self.webapp_url and self.webapp_name)
+
+    @property
+    def discord_activity_on(self) -> bool:
+        """The Discord Activity is offered (its "Open table" buttons, its sign-in): DISCORD_ACTIVITY=on with
+        the application's OAuth2 client, beside a Discord token."""
+        return bool(
+            self.discord_activity
+            and self.discord_token
+            and self.discord_client_id
+            and self.discord_client_secret
+        )
 
     @property
     def platforms(self) -> list[str]:

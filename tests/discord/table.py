@@ -35,6 +35,7 @@ class Table:
         self.client: DurakDiscordClient | None = None
         self.clients: list[DurakDiscordClient] = []
         self.skipped = 0.0  # seconds the test moved the clock on (turn timers)
+        self.app_platforms: frozenset[str] = frozenset()  # {"dc"}: the channel offers the Activity
 
     def clock(self) -> float:
         return time.time() + self.skipped
@@ -42,7 +43,7 @@ class Table:
     def new_client(self, **options: Any) -> DurakDiscordClient:
         service = GameService(
             self.store,
-            ServiceConfig(ai_delay=self.ai_delay),
+            ServiceConfig(ai_delay=self.ai_delay, app_platforms=self.app_platforms),
             new_id=lambda: next(self._ids),
             seed_source=lambda: self.seed,
             clock=self.clock,

@@ -287,6 +287,8 @@ class FakeDiscordAPI(store.DiscordState):
         if kind == 9 and interaction.type in (2, 3):
             interaction.modal = data
             return None
+        if kind == 12 and interaction.type in (2, 3):  # LAUNCH_ACTIVITY: Discord opens the app's Activity
+            return None
         raise ApiError(400, 40043, f"Interaction callback type {kind} is invalid for this interaction")
 
     def _interaction_for_token(self, request: web.Request) -> Interaction:

@@ -60,19 +60,20 @@ def chromium_path() -> str | None:
     return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
 
 
-async def launch(playwright: Playwright) -> Browser:
+async def launch(playwright: Playwright, *extra_args: str) -> Browser:
     executable = chromium_path()
     assert executable is not None, NO_CHROMIUM
-    return await playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+    args = [*CHROMIUM_ARGS, *extra_args]
+    return await playwright.chromium.launch(executable_path=executable, headless=True, args=args)
 
 
 @asynccontextmanager
-async def headless_chromium() -> AsyncIterator[Browser]:
+async def headless_chromium(*extra_args: str) -> AsyncIterator[Browser]:
     """A test's browser: Debian's Chromium under playwright, the test skipped where it is not installed."""
     if chromium_path() is None:
         pytest.skip(NO_CHROMIUM)
     async with async_playwright() as playwright:
-        chromium = await launch(playwright)
+        chromium = await launch(playwright, *extra_args)
         try:
             yield chromium
         finally:

@@ -245,16 +245,23 @@ async def test_every_answer_of_the_pages_says_nosniff(harness: Harness, fake_red
         assert answer.headers.get("X-Content-Type-Options") == "nosniff", answer.url
 
 
-async def test_only_telegrams_web_clients_may_frame_the_page(harness: Harness, fake_redis: Any) -> None:
+async def test_only_telegrams_and_discords_web_clients_may_frame_the_page(
+    harness: Harness, fake_redis: Any
+) -> None:
+    from urllib.parse import urlsplit
+
     from adapters.web.headers import FRAME_ANCESTORS
 
     front, _ = front_end(harness, fake_redis)
     async with served(front) as client:
         answers = [await client.get("/"), await client.get("/", params={"ref": "-100_g1-replay"})]
-    assert "https://web.telegram.org" in FRAME_ANCESTORS
-    assert all(
-        origin.startswith("https://") and origin.endswith(".telegram.org") for origin in FRAME_ANCESTORS
+    assert {"https://web.telegram.org", "https://discord.com", "https://*.discordsays.com"} <= set(
+        FRAME_ANCESTORS
     )
+    sites = ("telegram.org", "discord.com", "discordapp.com", "discordsays.com")
+    for origin in FRAME_ANCESTORS:
+        site = ".".join((urlsplit(origin).hostname or "").split(".")[-2:])
+        assert origin.startswith("https://") and site in sites, origin
     for answer in answers:
         policy = answer.headers["Content-Security-Policy"]
         directives = dict(part.strip().partition(" ")[::2] for part in policy.split(";") if part.strip())

@@ -3,6 +3,7 @@
 
 const SESSION_KEY = "durak.session";
 const REF_KEY = "durak.ref";
+const DISCORD_KEY = "durak.discord"; // a Discord Activity's session token (discord.js signs it in)
 const HELLO_CLOSE_CODE = 4401; // the server refused the credential: reconnecting would not help
 const NO_GAME_CLOSE_CODE = 4404; // no such game for this viewer
 const BACKOFF_START_MS = 500;
@@ -16,11 +17,14 @@ export class ApiError extends Error {
 }
 
 /**
- * The viewer's Authorization header: Telegram's initData inside Telegram; outside it the session token,
- * traded once for the one-time key the local game printed in the URL fragment (then removed from the URL).
+ * The viewer's Authorization header: Telegram's initData inside Telegram; in a Discord Activity the session
+ * its sign-in got; else the session token, traded once for the one-time key the local game printed in the
+ * URL fragment (then removed from the URL).
  */
 export async function authorization(webApp) {
   if (webApp?.initData) return `tma ${webApp.initData}`;
+  const activity = sessionStorage.getItem(DISCORD_KEY);
+  if (activity) return `discord ${activity}`;
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
   if (key) {
     history.replaceState(null, "", location.pathname + location.search);
@@ -46,6 +50,12 @@ export function gameRef(webApp) {
     sessionStorage.getItem(REF_KEY) ||
     ""
   );
+}
+
+/** A Discord Activity's session, kept for the pages this tab goes to next (a replay, the next game). */
+export function keepDiscordSession(token, ref) {
+  sessionStorage.setItem(DISCORD_KEY, token);
+  sessionStorage.setItem(REF_KEY, ref);
 }
 
 export async function request(method, path, auth, body) {

@@ -3,6 +3,7 @@
 
 import { Api, ApiError, authorization, gameRef } from "./api.js";
 import { h } from "./dom.js";
+import { discordSignIn, launchedByDiscord } from "./discord.js";
 import { buzz, startInTelegram, telegramWebApp } from "./telegram.js";
 import { cardActions, messageScreen, screen } from "./views.js";
 
@@ -161,10 +162,11 @@ function firstLanguage() {
 }
 
 async function start() {
-  webApp = await telegramWebApp();
+  webApp = launchedByDiscord() ? null : await telegramWebApp();
   if (webApp) startInTelegram(webApp);
   let auth = null;
   try {
+    if (launchedByDiscord()) await discordSignIn(); // its session and the channel's game, kept for gameRef
     auth = await authorization(webApp);
   } catch (error) {
     api = new Api(null, "");

@@ -37,10 +37,15 @@ function startedScreen(state, ui) {
   return messageScreen(state.status, watch);
 }
 
-// Another ref on this page, in the same tab: the local game's session lives in sessionStorage, and
-// Telegram's launch data in the fragment, which the link keeps (its start parameter gives way to ?ref=).
+// Another ref on this page, in the same tab: the local game's and a Discord Activity's sessions live in
+// sessionStorage, Telegram's launch data in the fragment, which the link keeps (its start parameter gives way
+// to ?ref=), and Discord's launch parameters in the query, which it keeps too.
+const DISCORD_PARAMS = ["frame_id", "instance_id", "platform", "channel_id", "guild_id", "location_id"];
+
 function pageLink(ref) {
-  return `?ref=${encodeURIComponent(ref)}${location.hash}`;
+  const asked = new URLSearchParams(location.search);
+  const kept = DISCORD_PARAMS.filter((key) => asked.has(key)).map((key) => `&${key}=${encodeURIComponent(asked.get(key))}`);
+  return `?ref=${encodeURIComponent(ref)}${kept.join("")}${location.hash}`;
 }
 
 function suitsLogo() {
