@@ -2,6 +2,7 @@
 
     python bench/telegram_scale.py [--games 10 25 50] [--processes 1 2] [--app] [--seconds 45]
                                    [--warmup 5] [--players 4] [--speed 1] [--seed 1]
+                                   [--ramp 0]
 
 For each number of games N and each number of bot processes (1, 2): a local redis-server, the fake Bot API
 (tests/fakes/telegram_api.py) enforcing Telegram's limits (30 messages a second overall, 20 a minute per
@@ -17,7 +18,8 @@ over a balancer), and presses through the page's ``POST /api/press`` (through th
 bench/webapp.py's people do; the chat gets the group's table and what the app does not replace.
 
 People start playing once every game was dealt (setting up N lobbies at once is its own burst, not steady
-play; "setup s" is how long it took). Measured over a window of ``--seconds`` that opens ``--warmup``
+play; "setup s" is how long it took; ``--ramp`` opens the lobbies spread over that many seconds, as groups
+do, instead of all in the same second: each lobby costs about 12 messages of the token's 30 a second). Measured over a window of ``--seconds`` that opens ``--warmup``
 seconds after that; people stop at its end, the bot is given
 time to deliver what is queued, then the screens are judged. Printed per N and process count:
 
@@ -225,7 +227,8 @@ class Scale:
             self.changed[chat.id].set()
 
     # ---- setting up and restarting games --------------------------------------------------------------
-    def add_games(self, count: int) -> None:
+    def add_games(self, count: int, ramp: float = 0.0) -> None:
+        """``count`` groups of people; their lobbies open spread evenly over ``ramp`` virtual seconds."""
         for number in range(count):
             seats = [
                 self.fake.add_user(NAMES[seat % len(NAMES)], username=f"p{number}_{seat}")
@@ -236,7 +239,7 @@ class Scale:
             table = Table(group, seats)
             self.group_of.update((user.id, group.id) for user in seats)
             self.tables[group.id] = table
-            self.tasks.append(asyncio.create_task(self.host(table)))
+            self.tasks.append(asyncio.create_task(self.host(table, ramp * number / count)))
             for user in seats:
                 rng = random.Random(self.rng.random())
                 self.tasks.append(asyncio.create_task(self.person(table, user, rng)))
@@ -257,8 +260,9 @@ class Scale:
                 return message
         return None
 
-    async def host(self, table: Table) -> None:
-        """Deal a game in the chat; when it is over, again."""
+    async def host(self, table: Table, after: float = 0.0) -> None:
+        """Deal a game in the chat (the first ``after`` virtual seconds from now); when it is over, again."""
+        await self.fake.clock.sleep(after)
         while self.running:
             session = await self.deal(table)
             table.over.clear()
@@ -509,6 +513,7 @@ async def measure_once(
     players: int = 4,
     speed: float = 1.0,
     seed: int = 1,
+    ramp: float = 0.0,
 ) -> Result:
     """One run: N games on ``processes`` bot processes, measured over a window (virtual seconds)."""
     server = RedisServer(Path(tempfile.mkdtemp(prefix="durak-bench-scale-")) / "redis")
@@ -524,9 +529,9 @@ async def measure_once(
         ):
             scale = Scale(fake, cluster, RedisGameStore(client), http, players, app, seed)
             begin = fake.clock.now()
-            scale.add_games(games)
+            scale.add_games(games, ramp)
             waits = [asyncio.create_task(table.dealt.wait()) for table in scale.tables.values()]
-            await asyncio.wait(waits, timeout=SETUP_LIMIT + games)  # lobbies queue behind each other
+            await asyncio.wait(waits, timeout=SETUP_LIMIT + games + ramp / speed)  # lobbies queue up
             for wait in waits:
                 wait.cancel()
             setup = fake.clock.now() - begin
@@ -632,6 +637,9 @@ async def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--speed", type=float, default=1.0, help="virtual seconds per real second")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--ramp", type=float, default=0.0, help="virtual s over which the lobbies open (0: all at once)"
+    )
     args = parser.parse_args()
     print_header(args.app, args.speed, args.players)
     rows = []
@@ -639,7 +647,15 @@ async def main() -> None:
         for games in args.games:
             rows.append(
                 await measure(
-                    games, processes, args.app, args.seconds, args.warmup, args.players, args.speed, args.seed
+                    games,
+                    processes,
+                    args.app,
+                    args.seconds,
+                    args.warmup,
+                    args.players,
+                    args.speed,
+                    args.seed,
+                    args.ramp,
                 )
             )
             print_row(rows[-1])

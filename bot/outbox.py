@@ -10,9 +10,9 @@ holding the message ids, expiring with the game), what they delivered:
 - ``sending:table``, ``sending:hand:<user>`` = the newest version some process was let send (the shared
   pacer's, adapters/telegram/shared_pacing.py): no process sends an older one after it, so no screen goes
   backwards across processes;
-- ``posting:table``, ``posting:hand:<user>`` = ``<process>|<until>`` while one process posts that screen as a
-  new message (a turn announced, a buried table): the others' edits wait for the new message id instead of
-  editing the message about to be deleted.
+- ``flight:table``, ``flight:hand:<user>`` = ``<send>|<until>`` while one process's send of that screen is
+  on its way: the others' sends of it wait for its answer, so two edits never race to Telegram, and an
+  edit after a hand posted anew (a turn announced) goes to the new message, not the one being deleted.
 
 A hand is not sent again when a move does not change it, so its version lags the chat's without being out
 of date; its fingerprint (a digest of the platform-neutral message) says whether the hand shown is the one
@@ -42,7 +42,7 @@ log = logging.getLogger("durak.outbox")
 TABLE_SHOWN = "shown:table"
 HAND_SHOWN = "shown:hand:"
 SENDING = "sending:"
-POSTING = "posting:"
+FLIGHT = "flight:"
 FLUSH_AFTER = 0.5  # seconds marks wait to be written together
 
 
@@ -61,9 +61,9 @@ def hand_mark(user_id: str, version: int, message: Message) -> dict[str, str]:
     return {HAND_SHOWN + user_id: f"{version}:{fingerprint(message)}"}
 
 
-def posting_mark(screen: str) -> str:
-    """The field saying which process is posting the screen ("table", "hand:<user>") anew, until when."""
-    return POSTING + screen
+def flight_mark(screen: str) -> str:
+    """The field saying which send of the screen ("table", "hand:<user>") is on its way, until when."""
+    return FLIGHT + screen
 
 
 def screen_marks(screen: str) -> tuple[str, str]:

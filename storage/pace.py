@@ -13,7 +13,7 @@ from typing import Any
 
 from storage import keys as k
 from storage.keys import ChatRef
-from storage.scripts import PACE, PACE_PAUSE, SCREEN_TURN
+from storage.scripts import FLIGHT_LANDED, PACE, PACE_PAUSE, SCREEN_TURN
 from storage.store import RedisGameStore, text
 
 # One flood limit as the pacing script takes it: burst, rate a second, window limit (0: none), window seconds.
@@ -24,25 +24,22 @@ PaceLimit = tuple[float, float, int, float]
 class ScreenTurn:
     """A table or hand about to be sent: ``version`` is refused when any process sent or is sending a newer
     one (``shown`` and ``sending``, the fields of the home chat's messages hash, bot/outbox.py); the message
-    id is read from ``message`` in the same call; ``posting``: this send posts the screen as a new message,
-    so other processes' sends of it wait until the new id is stored (``posting_field``, cleared then) or
-    ``hold`` seconds passed."""
+    id is read from ``message`` in the same call; and while a send of the screen is in flight (``flight``,
+    the send's member until `SharedLimits.landed`, ``hold`` seconds at most), other sends of it wait."""
 
     home: ChatRef
     shown: str
     sending: str
     version: int
     message: str = ""
-    posting_field: str = ""
-    owner: str = ""
-    posting: bool = False
+    flight: str = ""
     hold: float = 5.0
 
     def args(self) -> list[Any]:
         return [self.shown, self.sending, self.version]
 
     def message_args(self) -> list[Any]:
-        return [self.message, self.posting_field, self.owner, "1" if self.posting else "0", repr(self.hold)]
+        return [self.message, self.flight, repr(self.hold)]
 
 
 @dataclass(frozen=True)
@@ -79,21 +76,22 @@ class SharedLimits:
         """One send's turn under a token's shared flood limits (the PACE script). ``chat_limit`` None: a
         call counted for the token only (a delete). ``spares``: sends left to the chat and to the token (see
         the script). ``in_flight``: the seconds after it is let go that a send is counted as made until its
-        answer comes; ``settles``: earlier sends' ("t" or "c", member, seconds to move it by). One round trip
-        on a single Redis; on a cluster the screen is taken in its chat's slot first (two)."""
+        answer comes (for the token's counts; the screen's own in-flight mark lasts until `landed`);
+        ``settles``: earlier sends' ("t" or "c", member, seconds to move it by). One round trip on a single
+        Redis; on a cluster the screen is taken in its chat's slot first (two)."""
         store = self.store
         keys = [k.pace_key(platform, "all"), k.pace_key(platform, "all:sent")]
         keys += [k.pace_key(platform, f"chat:{chat}"), k.pace_key(platform, f"chat:{chat}:sent")]
         screen_args: list[Any] = ["", "", 0]  # not a screen, or taken apart on a cluster
-        message_args: list[Any] = ["", "", "", "0", "0"]
+        message_args: list[Any] = ["", "", "0"]
         stored = ""
         if screen is not None:
             screen_keys = [k.messages_key(screen.home), k.state_key(screen.home)]
             if store.cluster:
                 stamp = "" if now is None else repr(now)
-                taken = await store.script(
-                    SCREEN_TURN, screen_keys, [stamp, *screen.args(), *screen.message_args()]
-                )
+                message, flight, hold = screen.message_args()
+                turn = [stamp, *screen.args(), message, flight, member, hold]
+                taken = await store.script(SCREEN_TURN, screen_keys, turn)
                 if text(taken[0]) == "drop":
                     return PaceVerdict("drop", float(text(taken[1])))
                 if text(taken[0]) == "wait":
@@ -112,7 +110,14 @@ class SharedLimits:
         verdict, value, token_wait = text(reply[0]), float(text(reply[1])), float(text(reply[2]))
         if verdict == "send" and len(reply) > 3:
             stored = stored or text(reply[3])
+        elif screen is not None and store.cluster:
+            await self.landed(screen, member)  # taken in its slot, then the budget said wait: let it go
         return PaceVerdict(verdict, value, token_wait, stored)
+
+    async def landed(self, screen: ScreenTurn, member: str) -> None:
+        """The send ``member`` of the screen was answered (or failed): other processes' sends of it may go."""
+        if screen.flight:
+            await self.store.script(FLIGHT_LANDED, [k.messages_key(screen.home)], [screen.flight, member])
 
     async def pace_pause(self, platform: str, chat: int, seconds: float, now: float | None = None) -> float:
         """Telegram answered 429 for ``chat``: no process serving the token sends there for ``seconds``.

@@ -312,16 +312,16 @@ local function superseded(messages, state, shown_field, sending_field, version)
   end
   return false
 end
-local function posted_elsewhere(messages, posting_field, owner, now)
-  if posting_field == '' then return 0 end
-  local mark = redis.call('HGET', messages, posting_field)
+local function in_flight_elsewhere(messages, flight_field, member, now)
+  if flight_field == '' then return 0 end
+  local mark = redis.call('HGET', messages, flight_field)
   if not mark then return 0 end
   local by, until_ = string.match(mark, '^(.*)|([%d.e+-]+)$')
-  if by == owner or not until_ or tonumber(until_) <= now then return 0 end
+  if by == member or not until_ or tonumber(until_) <= now then return 0 end
   return math.min(0.2, tonumber(until_) - now)
 end
-local function take_screen(messages, message_field, posting_field, owner, posting, hold, now)
-  if posting == '1' then redis.call('HSET', messages, posting_field, owner .. '|' .. tostring(now + hold)) end
+local function take_screen(messages, message_field, flight_field, member, hold, now)
+  if flight_field ~= '' then redis.call('HSET', messages, flight_field, member .. '|' .. tostring(now + hold)) end
   if message_field == '' then return '' end
   return redis.call('HGET', messages, message_field) or ''
 end
@@ -334,23 +334,24 @@ end
 #       limit (0: none), 8 its window seconds, 9 the token's burst, 10 its rate, 11 its window limit, 12 its
 #       window seconds, 13 the screen's delivered field ("": not a screen, or checked apart on a cluster),
 #       14 its sending field, 15 its version, 16 the seconds a send not answered yet is counted after it was
-#       let go, 17 the field of the screen's message id, 18 its posting field, 19 this process, 20 "1" when
-#       this send posts the screen as a new message, 21 the seconds that posting holds other processes' sends
-#       of the screen back (until the new id is stored, which clears it), 22 how many settles follow, then per
-#       settle three: "t" (the token's sends) or "c" (this chat's), the member, the seconds to move it by.
+#       let go, 17 the field of the screen's message id, 18 its in-flight field, 19 the seconds at most that a
+#       send of the screen holds other processes' sends of it back (`FLIGHT_LANDED` ends it when its answer
+#       comes), 20 how many settles follow, then per settle three: "t" (the token's sends) or "c" (this
+#       chat's), the member, the seconds to move it by.
 # A send is counted as made a moment after it was let go (it reaches Telegram later, and how much later
 # varies); a settle moves it to the time its answer came (Telegram counted it somewhere in between).
 # Returns {"send", now, 0, the screen's stored "<game>:<message id>" or ""}, {"wait", seconds, the part of
 # them the token's limits ask} or {"drop", newer version, 0}, as strings (Lua numbers become integers in
-# replies). Nothing is taken unless it returns "send". A screen another process is posting anew waits: its
-# message id is about to change, and an edit of the old one would be lost with it.
+# replies). Nothing is taken unless it returns "send". A screen another process's send of it is in flight
+# waits: two edits on their way at once may reach Telegram in either order, and a hand posted anew changes
+# its message id (an edit of the old one would be lost with it).
 PACE = Script(
     "pace",
     SUPERSEDED
     + NOW
     + """
 local eps = 1e-6
-for i = 23, 22 + 3 * tonumber(ARGV[22]), 3 do
+for i = 21, 20 + 3 * tonumber(ARGV[20]), 3 do
   local key = ARGV[i] == 't' and KEYS[2] or KEYS[4]
   local at = redis.call('ZSCORE', key, ARGV[i + 1])
   if at then redis.call('ZADD', key, 'XX', tonumber(at) + tonumber(ARGV[i + 2]), ARGV[i + 1]) end
@@ -358,7 +359,7 @@ end
 if KEYS[5] then
   local newer = superseded(KEYS[5], KEYS[6], ARGV[13], ARGV[14], tonumber(ARGV[15]))
   if newer then return {'drop', tostring(newer), '0'} end
-  local held = posted_elsewhere(KEYS[5], ARGV[18], ARGV[19], now)
+  local held = in_flight_elsewhere(KEYS[5], ARGV[18], ARGV[2], now)
   if held > 0 then return {'wait', tostring(held), '0'} end
 end
 local function bucket(key, burst, rate, spare)
@@ -400,16 +401,16 @@ if chat_burst > 0 then
   end
 end
 local stored = ''
-if KEYS[5] then stored = take_screen(KEYS[5], ARGV[17], ARGV[18], ARGV[19], ARGV[20], tonumber(ARGV[21]), now) end
+if KEYS[5] then stored = take_screen(KEYS[5], ARGV[17], ARGV[18], ARGV[2], tonumber(ARGV[19]), now) end
 return {'send', tostring(now), '0', stored}
 """,
 )
 
 # KEYS: the home chat's messages hash, its state.  ARGV: now ("": the server's clock), delivered field,
-# sending field, version, message id field, posting field, this process, posting ("1"), its hold seconds.
+# sending field, version, message id field, in-flight field, this send's member, the hold seconds.
 # The screen's part of PACE, as a step of its own on a cluster (the chat's keys live in another slot): returns
 # {"drop", newer version}, {"wait", seconds} or {"go", the stored message id}; "go" takes the screen (its
-# sending version, and its posting mark) before the budget is asked, so a wait there holds it a moment longer.
+# sending version and its in-flight mark) before the budget is asked: a wait there ends the mark at once.
 SCREEN_TURN = Script(
     "screen_turn",
     SUPERSEDED
@@ -417,9 +418,23 @@ SCREEN_TURN = Script(
     + """
 local newer = superseded(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]))
 if newer then return {'drop', tostring(newer)} end
-local held = posted_elsewhere(KEYS[1], ARGV[6], ARGV[7], now)
+local held = in_flight_elsewhere(KEYS[1], ARGV[6], ARGV[7], now)
 if held > 0 then return {'wait', tostring(held)} end
-return {'go', take_screen(KEYS[1], ARGV[5], ARGV[6], ARGV[7], ARGV[8], tonumber(ARGV[9]), now)}
+return {'go', take_screen(KEYS[1], ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]), now)}
+""",
+)
+
+# KEYS: the home chat's messages hash.  ARGV: a screen's in-flight field, the member of the send that took it.
+# Its answer came (or it failed): the screen's other sends may go. A mark another send took since stays.
+FLIGHT_LANDED = Script(
+    "flight_landed",
+    """
+local mark = redis.call('HGET', KEYS[1], ARGV[1])
+if mark and string.sub(mark, 1, #ARGV[2] + 1) == ARGV[2] .. '|' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
 """,
 )
 

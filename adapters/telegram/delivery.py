@@ -44,7 +44,7 @@ from bot import payloads
 from bot.buttons import OpenHand
 from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
-from bot.outbox import DeliveredMarks, posting_mark
+from bot.outbox import DeliveredMarks
 from bot.runtime.lru import LRU
 
 log = logging.getLogger("durak.telegram")
@@ -234,15 +234,7 @@ class Delivery:
 
     def _ask(self, item: Item, spare: int) -> Ask:
         screen = (item.home, item.key, item.version) if item.kind != POST and item.version else None
-        return Ask(item.chat, item.rank, spare, screen, posting=screen is not None and self._posts_anew(item))
-
-    def _posts_anew(self, item: Item) -> bool:
-        """The screen goes out as a new message whose id replaces the one stored (a new game's hand, a turn
-        announced, a buried table posted at the bottom), as far as this process knows before it is let go."""
-        if item.new_message or item.announce:
-            return True
-        target = self._target(item)
-        return item.kind == TABLE and target is not None and self._buried(item, target)
+        return Ask(item.chat, item.rank, spare, screen)
 
     def _follow(self, item: Item, stored: str) -> None:
         """The screen's message as the shared pacer read it when letting it go: another process may have
@@ -313,6 +305,7 @@ class Delivery:
                 return True
             finally:
                 self.pacer.settle(item.chat, ticket, started, self.clock.now())
+                await self.pacer.landed(self._ask(item, 0), ticket)
         return True
 
     async def _admitted(self, item: Item) -> tuple[str, float] | None:
@@ -423,13 +416,10 @@ class Delivery:
             await self._delete(item.chat, old)
 
     async def _post_screen(self, item: Item, rendered: Rendered, thread: int | None) -> None:
-        """A table or hand as a new message, whose id is the screen's from now on, for every process; which
-        ends this process's posting of it (`_posts_anew`)."""
+        """A table or hand as a new message, whose id is the screen's from now on, for every process."""
         sent = await self._send(item.chat, rendered, thread)
         self._remember_sent(item.chat, sent.message_id, rendered)
-        await self.memory.remember(
-            item.home, {item.key: f"{item.game_id}:{sent.message_id}", posting_mark(item.key): None}
-        )
+        await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
 
     def _buried(self, item: Item, table: int) -> bool:
         """More than ``repost_after`` messages came after the table: players would scroll up for it. (Not

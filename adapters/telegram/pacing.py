@@ -167,7 +167,6 @@ class Ask:
     rank: int = SCREENS
     spare: int = 0
     screen: tuple[str, str, int] | None = None
-    posting: bool = False  # the screen goes out as a new message: its message id changes
 
 
 @dataclass(frozen=True)
@@ -199,6 +198,10 @@ class Pacer(Protocol):
 
     def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
         """The send ``ticket`` was answered: Telegram counted it somewhere between the two."""
+        ...
+
+    async def landed(self, ask: Ask, ticket: str) -> None:
+        """The send ``ticket`` of ``ask``'s screen was answered or failed: other processes may send it."""
         ...
 
     async def pause(self, chat: int, seconds: float, now: float) -> None:
@@ -247,6 +250,9 @@ class LocalPacer:
             return Admission(wait)
         self.overall.take(now)
         return Admission(ticket=repr(now))
+
+    async def landed(self, ask: Ask, ticket: str) -> None:
+        pass  # one process: its chat's queue sends one screen at a time
 
     def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
         pace = self.paces.get(chat)

@@ -8,8 +8,9 @@ from the token's bucket and window and from the chat's, exactly as `pacing.Local
 in the same call refuses a table or hand older than one any process already sent or is sending (the chat's
 ``messages`` hash, bot/outbox.py): no screen goes backwards across processes. The same call reads the
 screen's message id as stored now, so a process edits the hand another one just posted anew (a turn
-announced), not the old one it remembers; and while a process posts a screen anew, the others' sends of it
-wait until the new id is stored (``posting:<screen>``, at most `POSTING_HOLD`).
+announced), not the old one it remembers; and while one process's send of a screen is on its way, the
+others' sends of it wait (``flight:<screen>``, until its answer came, `FLIGHT_HOLD` at most): two edits on
+their way at once could reach Telegram in either order.
 
 Why a shared bucket and window rather than a lease (one process owning a chat's deliveries at a time): a
 lease still needs the token-wide budget shared, it moves a chat's queue between processes when presses land
@@ -31,7 +32,7 @@ import secrets
 
 from adapters.telegram.memory import ref
 from adapters.telegram.pacing import RANK_SPARES, Admission, Ask, Clock, Limits, LocalPacer
-from bot.outbox import posting_mark, screen_marks
+from bot.outbox import flight_mark, screen_marks
 from bot.runtime.lru import LRU
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM
@@ -41,7 +42,7 @@ from storage.store import RedisGameStore
 log = logging.getLogger("durak.telegram")
 
 IN_FLIGHT = 0.25  # seconds after it is let go that a send not answered yet is counted as made
-POSTING_HOLD = 5.0  # seconds a screen being posted anew holds the other processes' sends of it back, at most
+FLIGHT_HOLD = 5.0  # seconds a screen's send holds the other processes' sends of it back, at most (a crash)
 KEPT_SETTLES = 10_000  # chats whose last send's answer time waits for their next call; older ones are let go
 
 
@@ -59,6 +60,15 @@ def chat_limit(limits: Limits, chat: int) -> PaceLimit:
         rate = (limits.group_per_window - limits.group_burst) / window
         return (limits.group_burst, rate, limits.group_per_window, window)
     return (limits.private_burst, limits.private_per_second, 0, 0.0)
+
+
+def screen_turn(ask: Ask) -> ScreenTurn | None:
+    """What the shared limits check of a table's or hand's send (None for any other message)."""
+    if ask.screen is None:
+        return None
+    home, name, version = ask.screen
+    shown, sending = screen_marks(name)
+    return ScreenTurn(ref(home), shown, sending, version, name, flight_mark(name), FLIGHT_HOLD)
 
 
 class SharedPacer:
@@ -99,22 +109,19 @@ class SharedPacer:
         spent = max(self.token_until[: ask.rank + 1]) - now
         if spent > 0 and self.fallback is None:
             return Admission(spent)  # the token's budget is spent for this rank: no need to ask Redis
-        screen = None
-        if ask.screen is not None:
-            home, name, version = ask.screen
-            shown, sending = screen_marks(name)
-            screen = ScreenTurn(
-                ref(home),
-                shown,
-                sending,
-                version,
-                name,
-                posting_mark(name),
-                self.name,
-                ask.posting,
-                POSTING_HOLD,
-            )
+        screen = screen_turn(ask)
         return await self._ask(ask.chat, now, chat_limit(self.limits, ask.chat), ask, screen)
+
+    async def landed(self, ask: Ask, ticket: str) -> None:
+        screen = screen_turn(ask)
+        if self.fallback is not None or screen is None or not ticket:
+            return
+        try:
+            before = self.store.round_trips
+            await self.shared.landed(screen, ticket)
+            self.round_trips += self.store.round_trips - before
+        except StoreUnavailable as error:
+            log.info("chat %s: in-flight mark left to expire (%s)", ask.chat, error)
 
     async def admit_call(self, now: float) -> Admission:
         return await self._ask(0, now, None, None, None)

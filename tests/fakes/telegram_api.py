@@ -96,6 +96,7 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.outage: dict[str, int] = {}  # method -> how many of its next calls answer 502 Bad Gateway
         self.held_calls = 0  # calls waiting right now
         self._released = asyncio.Event()
+        self._waiting: list[asyncio.Event] = []  # one per held call, oldest first (`release_newest_first`)
         self._next_update_id = 1
         self._next_query_id = 1
         self._poll_generation = 0
@@ -183,12 +184,28 @@ class FakeTelegram(TelegramUserSide, TelegramMethods):
         self.held_methods.clear()
         self._released.set()
 
+    async def release_newest_first(self) -> None:
+        """Let the held calls through one at a time, the newest first: the network delivered the later of two
+        requests before the earlier one. Holds nothing from now on."""
+        self.held_methods.clear()
+        for own in reversed(self._waiting):
+            own.set()
+            await asyncio.sleep(0.01)  # the released call is applied before the next one is let go
+        self._released.set()
+
     async def _held(self) -> None:
         self.held_calls += 1
+        own = asyncio.Event()
+        self._waiting.append(own)
         self._notify()
+        released = asyncio.ensure_future(self._released.wait())
+        mine = asyncio.ensure_future(own.wait())
         try:
-            await self._released.wait()
+            await asyncio.wait((released, mine), return_when=asyncio.FIRST_COMPLETED)
         finally:
+            released.cancel()
+            mine.cancel()
+            self._waiting.remove(own)
             self.held_calls -= 1
 
     def _notify(self) -> None:

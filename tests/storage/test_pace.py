@@ -1,5 +1,5 @@
 """The shared flood limits' screen turn (storage/pace.py): a send of a table or hand learns the screen's
-message id in the same call, and a screen another process is posting anew holds its other sends back.
+message id in the same call, and while one send of a screen is on its way the others wait.
 
 The tests take `store`: tests/storage/test_cluster.py runs them again on a Redis Cluster, where the screen is
 taken in its chat's slot first."""
@@ -15,23 +15,22 @@ TOKEN = (30.0, 30.0, 30, 1.0)  # burst, rate a second, window limit, window seco
 CHAT = (20.0, 1.0, 20, 60.0)
 
 
-def hand_turn(version: int, owner: str, posting: bool = False, hold: float = 5.0) -> ScreenTurn:
-    return ScreenTurn(
-        HOME, "shown:hand:7", "sending:hand:7", version, "hand:7", "posting:hand:7", owner, posting, hold
-    )
+def hand_turn(version: int, hold: float = 5.0) -> ScreenTurn:
+    return ScreenTurn(HOME, "shown:hand:7", "sending:hand:7", version, "hand:7", "flight:hand:7", hold)
 
 
-async def turn(store: RedisGameStore, screen: ScreenTurn, now: float, member: str = "m") -> PaceVerdict:
+async def turn(store: RedisGameStore, screen: ScreenTurn, now: float, member: str) -> PaceVerdict:
     return await SharedLimits(store).pace(
-        "tg", 7, f"{screen.owner}:{member}{now}", now=now, token=TOKEN, chat_limit=CHAT, screen=screen
+        "tg", 7, member, now=now, token=TOKEN, chat_limit=CHAT, screen=screen
     )
 
 
 async def test_a_screens_send_reads_its_message_id_in_the_same_call(store: RedisGameStore) -> None:
     await store.set_messages(HOME, {"hand:7": "g1:42"})
-    await turn(store, hand_turn(2, "a"), now=99.0)  # the server learns the scripts (a first call is two)
+    await turn(store, hand_turn(2), now=99.0, member="a:1")  # the server learns the scripts (first: two)
+    await SharedLimits(store).landed(hand_turn(2), "a:1")
     before = store.round_trips
-    verdict = await turn(store, hand_turn(3, "a"), now=100.0)
+    verdict = await turn(store, hand_turn(3), now=100.0, member="a:2")
     assert (verdict.verdict, verdict.message) == ("send", "g1:42")
     assert store.round_trips - before == (2 if store.cluster else 1)
 
@@ -39,25 +38,32 @@ async def test_a_screens_send_reads_its_message_id_in_the_same_call(store: Redis
 async def test_a_screen_older_than_one_being_sent_is_dropped_with_the_newer_version(
     store: RedisGameStore,
 ) -> None:
-    assert (await turn(store, hand_turn(5, "a"), now=100.0)).verdict == "send"
-    dropped = await turn(store, hand_turn(4, "b"), now=100.5)
+    assert (await turn(store, hand_turn(5), now=100.0, member="a:1")).verdict == "send"
+    dropped = await turn(store, hand_turn(4), now=100.5, member="b:1")
     assert (dropped.verdict, dropped.value) == ("drop", 5.0)
 
 
-async def test_a_screen_posted_anew_holds_other_processes_sends_until_its_new_id_is_stored(
+async def test_a_screens_send_holds_other_sends_of_it_back_until_its_answer_came(
     store: RedisGameStore,
 ) -> None:
     await store.set_messages(HOME, {"hand:7": "g1:42"})
-    assert (await turn(store, hand_turn(3, "a", posting=True), now=100.0)).verdict == "send"
-    held = await turn(store, hand_turn(4, "b"), now=100.1)
+    assert (await turn(store, hand_turn(3), now=100.0, member="a:1")).verdict == "send"  # an announced hand
+    held = await turn(store, hand_turn(4), now=100.1, member="b:1")
     assert held.verdict == "wait" and 0 < held.value <= 0.2
-    assert (await turn(store, hand_turn(5, "a"), now=100.2)).verdict == "send", "not the poster itself"
-    await store.set_messages(HOME, {"hand:7": "g1:43", "posting:hand:7": None})  # the new message's id
-    after = await turn(store, hand_turn(6, "b"), now=100.3)
+    await store.set_messages(HOME, {"hand:7": "g1:43"})  # the new message's id, stored before its answer ends
+    await SharedLimits(store).landed(hand_turn(3), "a:1")
+    after = await turn(store, hand_turn(4), now=100.3, member="b:2")
     assert (after.verdict, after.message) == ("send", "g1:43")
 
 
-async def test_a_posting_that_never_stored_its_id_holds_nobody_after_its_hold(store: RedisGameStore) -> None:
-    assert (await turn(store, hand_turn(3, "a", posting=True, hold=1.0), now=100.0)).verdict == "send"
-    assert (await turn(store, hand_turn(4, "b"), now=100.5)).verdict == "wait"
-    assert (await turn(store, hand_turn(4, "b"), now=101.5)).verdict == "send"
+async def test_an_answer_lets_only_its_own_send_go(store: RedisGameStore) -> None:
+    assert (await turn(store, hand_turn(3, hold=1.0), now=100.0, member="a:1")).verdict == "send"
+    assert (await turn(store, hand_turn(4), now=101.5, member="b:1")).verdict == "send", "a:1 expired"
+    await SharedLimits(store).landed(hand_turn(3), "a:1")  # a's late answer: b's send is still on its way
+    assert (await turn(store, hand_turn(5), now=101.6, member="a:2")).verdict == "wait"
+
+
+async def test_a_send_that_never_landed_holds_nobody_after_its_hold(store: RedisGameStore) -> None:
+    assert (await turn(store, hand_turn(3, hold=1.0), now=100.0, member="a:1")).verdict == "send"
+    assert (await turn(store, hand_turn(4), now=100.5, member="b:1")).verdict == "wait"
+    assert (await turn(store, hand_turn(4), now=101.5, member="b:2")).verdict == "send"

@@ -185,10 +185,10 @@ def hands_left(fake: FakeTelegram, user: FakeUser) -> list[str]:
 
 
 async def a_hand_both_processes_edited(
-    fake: FakeTelegram, make: Any, redis: Any, user_id: int
+    fake: FakeTelegram, make: Any, redis: Any, user_id: int, speed: float = 10
 ) -> tuple[Delivery, Delivery, str, str, FakeUser]:
     """Processes A and B; A sent a person's hand (v1), B edited it (v2): both know its message."""
-    fake.clock = FakeClock(speed=10)
+    fake.clock = FakeClock(speed=speed)
     a, b = await make(redis)
     group = fake.add_group("Durak night")
     (player,) = people(fake, 1, user_id)
@@ -225,6 +225,22 @@ async def test_an_edit_waits_while_another_process_posts_that_screen_anew(
     telegram_api.release()
     await idle(a, b)
     assert hands_left(telegram_api, player) == ["hand v4"], "one hand, the newest"
+
+
+async def test_an_edit_waits_while_another_processs_edit_of_that_screen_is_in_flight(
+    telegram_api: FakeTelegram, processes: Any, fake_redis: Any
+) -> None:
+    a, b, chat, user, player = await a_hand_both_processes_edited(
+        telegram_api, processes, fake_redis, 3301, speed=1
+    )
+    telegram_api.hold("editMessageText")  # A's edit is slow to reach Telegram ...
+    a.submit([ShowHand(chat, user, text("hand v3"), "g1", version=3)])
+    await telegram_api.wait_until(lambda: telegram_api.held_calls == 1, what="A's edit sent")
+    b.submit([ShowHand(chat, user, text("hand v4"), "g1", version=4)])  # ... B has the next one meanwhile
+    await asyncio.sleep(1.5)  # past the private chat's pace: B's edit would be on its way too
+    await telegram_api.release_newest_first()  # were both on their way, B's would land first
+    await idle(a, b)
+    assert hands_left(telegram_api, player) == ["hand v4"], "the newest hand, not the one that landed last"
 
 
 # ---- overload degrades by importance -----------------------------------------------------------------
