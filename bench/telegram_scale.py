@@ -17,9 +17,12 @@ Chat play: the moves are the buttons of each person's hand in their private chat
 over a balancer), and presses through the page's ``POST /api/press`` (through the proxy), as
 bench/webapp.py's people do; the chat gets the group's table and what the app does not replace.
 
-People start playing once every game was dealt (setting up N lobbies at once is its own burst, not steady
-play; "setup s" is how long it took; ``--ramp`` opens the lobbies spread over that many seconds, as groups
-do, instead of all in the same second: each lobby costs about 12 messages of the token's 30 a second). Measured over a window of ``--seconds`` that opens ``--warmup``
+People start playing once every game was dealt and the bot has sent what that queued (setting up N lobbies
+at once is its own burst, not steady play: at 300 games its replies would still be going out during the
+window; "setup s" is how long it took). ``--ramp`` opens the lobbies spread over that many seconds, as
+groups do, instead of all in the same second (each lobby costs about 12 messages of the token's 30 a
+second), and each game is played as soon as it is dealt; the window opens ``--warmup`` seconds after the
+last was. Measured over a window of ``--seconds`` that opens ``--warmup``
 seconds after that; people stop at its end, the bot is given
 time to deliver what is queued, then the screens are judged. Printed per N and process count:
 
@@ -49,7 +52,7 @@ import random
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,6 +178,7 @@ class Result:
     load: float
     dealt: int  # games dealt in time (a lobby that never filled, e.g. a lost edit, leaves its game out)
     stuck: list[str]
+    kinds: Counter[str]  # the writes by chat kind and method
 
     @property
     def writes_per_move(self) -> float:
@@ -199,6 +203,7 @@ class Scale:
         self.rng = random.Random(seed)
         self.running = True
         self.playing = asyncio.Event()  # set once every game was dealt: people play from then on
+        self.ramp = 0.0  # lobbies opening over this many seconds: each table plays once it is dealt
         self.tables: dict[int, Table] = {}
         self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)  # user id -> screen changed
         self.pages: dict[int, Page] = {}  # user id -> page (app play)
@@ -229,6 +234,7 @@ class Scale:
     # ---- setting up and restarting games --------------------------------------------------------------
     def add_games(self, count: int, ramp: float = 0.0) -> None:
         """``count`` groups of people; their lobbies open spread evenly over ``ramp`` virtual seconds."""
+        self.ramp = ramp
         for number in range(count):
             seats = [
                 self.fake.add_user(NAMES[seat % len(NAMES)], username=f"p{number}_{seat}")
@@ -371,7 +377,7 @@ class Scale:
         """Once moves are on screen, think, then tap one of those on screen then; again."""
         look: Any = self.page_offered if self.app else self.hand_offered
         press: Any = self.press_page if self.app else self.press_hand
-        await self.playing.wait()
+        await (table.dealt if self.ramp else self.playing).wait()
         changed, last = self.changed[user.id], None
         while self.running:
             changed.clear()
@@ -534,6 +540,8 @@ async def measure_once(
             await asyncio.wait(waits, timeout=SETUP_LIMIT + games + ramp / speed)  # lobbies queue up
             for wait in waits:
                 wait.cancel()
+            if not ramp:  # what setting up queued (lobby replies, first hands) is out before play
+                await scale.settle()
             setup = fake.clock.now() - begin
             scale.playing.set()
             start = fake.clock.now() + warmup
@@ -574,13 +582,16 @@ def figures(
         if later:
             table_samples.append(min(later) - press.at)
     in_window = [record for record in fake.call_log if start <= record.at < end]
-    writes = sum(1 for r in in_window if r.method in WRITES and r.status == 200)
+    written = [r for r in in_window if r.method in WRITES and r.status == 200]
+    kinds = Counter(
+        f"{'group' if int(r.params.get('chat_id', 0)) < 0 else 'private'} {r.method}" for r in written
+    )
     stale = stale_screens(fake)
     return Result(
-        games, processes, app, len(first), writes,
+        games, processes, app, len(first), len(written),
         sum(1 for r in in_window if r.status == 429), sum(1 for r in fake.call_log if r.status == 429),
         next_samples, table_samples, len(stale), stale[:3], setup, end - start, scale.refused, load,
-        sum(table.games > 0 for table in scale.tables.values()), scale.stuck[:3],
+        sum(table.games > 0 for table in scale.tables.values()), scale.stuck[:3], kinds,
     )  # fmt: skip
 
 
@@ -597,14 +608,22 @@ def print_header(app: bool, speed: float, players: int) -> None:
     )
 
 
+def seconds_or_none(samples: list[float]) -> str:
+    """The p95 of ``samples``; "-" without any (Mini App play: the group's table waits for someone going out)."""
+    return f"{percentile(samples, 0.95):.2f}" if samples else "-"
+
+
 def print_row(row: Result) -> None:
     print(
         f"{row.games:>5} {row.processes:>5} {row.moves:>6} {row.writes_per_move:>11.2f} {row.rate_limited:>4} "
         f"{row.rate_limited_all:>7} {percentile(row.next_samples, 0.5):>8.2f} "
-        f"{percentile(row.next_samples, 0.95):>8.2f} {percentile(row.table_samples, 0.95):>9.2f} "
+        f"{percentile(row.next_samples, 0.95):>8.2f} {seconds_or_none(row.table_samples):>9} "
         f"{row.stale:>5} {row.dealt:>5} {row.setup_seconds:>7.0f} {row.load:>5.1f}",
         flush=True,
     )
+    if row.moves:
+        shares = ", ".join(f"{kind} {count / row.moves:.2f}" for kind, count in sorted(row.kinds.items()))
+        print(f"      writes a move: {shares}")
     for example in row.stale_examples:
         print(f"      stale: {example}")
     for reason in row.stuck:

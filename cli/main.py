@@ -18,13 +18,14 @@ import secrets
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
 from bot.adapter import SERVED_PLATFORMS, RunPlatform
 from bot.runtime.config import BotConfig
+from cli.archive import replay, verify
+from cli.stores import local_data_dir, open_store_or_explain
 
 if TYPE_CHECKING:
     from storage.store import GameStore
@@ -126,12 +127,6 @@ def load_config() -> BotConfig | None:
         return None
 
 
-def local_data_dir(config: BotConfig) -> Path:
-    """Terminal games keep their own embedded Redis, so a bot running from the same folder never claims a
-    terminal game's AI timers (nor the terminal a chat's)."""
-    return config.data_dir / "local"
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     config = load_config()
@@ -160,19 +155,6 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-
-
-async def open_store_or_explain(
-    redis_url: str | None, data_dir: Path
-) -> tuple[GameStore, Callable[[], Awaitable[None]]] | None:
-    """The store and its close function; None (after saying why) when the embedded Redis cannot start."""
-    from storage.connect import open_store
-
-    try:
-        return await open_store(redis_url, data_dir)
-    except (OSError, RuntimeError) as error:
-        print(f"Could not start the embedded Redis in {data_dir}: {error}", file=sys.stderr)
-        return None
 
 
 # ---- play ---------------------------------------------------------------------------------------------
@@ -516,87 +498,6 @@ async def as_awaitable(result: Awaitable[None] | None) -> None:
     """A platform's start function may be a coroutine function or a plain blocking one."""
     if result is not None:
         await result
-
-
-# ---- replay -------------------------------------------------------------------------------------------
-
-
-async def archived_record(config: BotConfig, game_id: str) -> str | None:
-    """A finished game's archive record, from the configured Redis or the terminal's own data; None (with
-    the reason printed) when there is none or Redis does not answer."""
-    from storage.errors import StoreUnavailable
-
-    places = [(config.redis_url, config.data_dir), (None, local_data_dir(config))]
-    for redis_url, data_dir in places:
-        if redis_url is None and not data_dir.exists():
-            continue
-        opened = await open_store_or_explain(redis_url, data_dir)
-        if opened is None:
-            return None
-        store, close = opened
-        try:
-            archived = await store.archived_game(game_id)
-        except StoreUnavailable as error:
-            print(f"Redis is not answering: {error}", file=sys.stderr)
-            return None
-        finally:
-            await close()
-        if archived:
-            return archived
-    print(f"No archived game {game_id!r} (games are kept 30 days after they end).", file=sys.stderr)
-    return None
-
-
-async def replay(config: BotConfig, args: argparse.Namespace) -> int:
-    from adapters.local.replay import print_replay
-    from bot.game.archive import ArchiveError
-
-    archived = await archived_record(config, args.game_id)
-    if archived is None:
-        return 1
-    try:
-        print_replay(archived, sys.stdout, args.lang)
-        if args.analyse:
-            from adapters.local.replay import analyse_here, print_analysis
-
-            workers = args.workers or os.cpu_count() or 1
-            analysis = await analyse_here(args.game_id, archived, workers, sys.stderr)
-            print_analysis(archived, analysis, sys.stdout, args.lang)
-    except ArchiveError as error:
-        print(str(error), file=sys.stderr)
-        return 1
-    return 0
-
-
-# ---- verify -------------------------------------------------------------------------------------------
-
-
-async def verify(config: BotConfig, args: argparse.Namespace) -> int:
-    """Check a finished game's deal offline: the revealed order and salt give the seal shown at the start,
-    and the recorded game replays from that order to the announced result (docs/fairness.md)."""
-    from bot.game.archive import ArchiveError, revealed_deal
-
-    archived = await archived_record(config, args.game_id)
-    if archived is None:
-        return 1
-    try:
-        deal = revealed_deal(archived)
-    except ArchiveError as error:
-        print(str(error), file=sys.stderr)
-        return 1
-    if deal is None:
-        print(f"Game {args.game_id} started before deals were sealed: there is nothing to check.")
-        return 1
-    verdict = deal.verdict()
-    print(f"seal (at the start): {deal.commitment}")
-    print(f"salt:  {deal.salt}")
-    print(f"order: {deal.order}")
-    print(f"moves replayed: {len(deal.played.log)}")
-    if verdict.ok:
-        print("The deal checks out: the seal matches, and the game was played from that deck to its result.")
-        return 0
-    print(f"The deal does NOT check out: {verdict.reason}.")
-    return 1
 
 
 if __name__ == "__main__":

@@ -79,6 +79,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
         timer_poll: float = 0.25,
         clock: Callable[[], float] = time.time,
         activity: bool = False,
+        stop_timeout: float = 5.0,
     ) -> None:
         """``activity``: the application has the table as an Activity (DISCORD_ACTIVITY=on): its Entry Point
         command is synced with the slash commands."""
@@ -107,6 +108,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
         self.run_timer_loop, self.timer_poll, self.clock = run_timer_loop, timer_poll, clock
         self.deliveries = deliveries
         self.launches_activity = activity
+        self.stop_timeout = stop_timeout  # STOP_TIMEOUT: seconds what is queued gets to go out when stopping
         self._stop_timers = asyncio.Event()
         self._timers: asyncio.Task[None] | None = None
 
@@ -181,7 +183,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._timers, timeout=5)
         with contextlib.suppress(TimeoutError):
-            await self.delivery.settled(timeout=5)
+            await self.delivery.settled(timeout=self.stop_timeout)
         await self.delivery.marks.close()  # what was delivered, for the next process (bot/outbox.py)
         await super().close()
 
@@ -207,6 +209,7 @@ async def run_discord(
         run_timer_loop=deliveries is None,
         deliveries=deliveries,
         activity=config.discord_activity_on,
+        stop_timeout=config.stop_timeout,
     )
 
     async def deliver_pressed(platform: str, chat_id: str, effects: list[Effect]) -> None:

@@ -88,6 +88,15 @@ def test_the_caddyfile_proxies_the_domain_to_the_bots_port_and_keeps_metrics_ins
     assert inside is not None and {"/metrics", "/readyz"} <= set(inside.group(1).split())
 
 
+def test_the_caddyfile_sends_the_discord_activitys_path_to_its_port() -> None:
+    caddyfile = (REPO / "Caddyfile").read_text()
+    settings = (REPO / ".env.example").read_text()
+    port = re.search(r"^DISCORD_ACTIVITY_PORT=(\d+)", settings, re.MULTILINE)
+    assert port is not None
+    route = re.search(r"handle_path /discord/\* \{\s*reverse_proxy bot:(\d+)\s*\}", caddyfile)
+    assert route is not None and route.group(1) == port.group(1)
+
+
 @pytest.mark.parametrize("name", ["DOMAIN", "TELEGRAM_TOKEN", "DISCORD_TOKEN"])
 def test_env_example_names_what_compose_needs(name: str) -> None:
     settings = (REPO / ".env.example").read_text()

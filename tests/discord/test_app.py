@@ -73,3 +73,18 @@ async def test_its_own_timer_loop_claims_only_discord_deadlines(
     assert client.deliveries is None
     assert await store.claim_due_timers(time.time(), platforms=["tg"]) == [(telegram_chat, 1)]
     await discord_api.disconnect(client)
+
+
+async def test_on_close_what_is_queued_gets_stop_timeout_seconds(
+    discord_api: FakeDiscord, store: RedisGameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = DurakDiscordClient(GameService(store), store, settings(), stop_timeout=7.5)
+    await discord_api.connect(client)
+    given: list[float] = []
+
+    async def settled(timeout: float = 10.0) -> None:
+        given.append(timeout)
+
+    monkeypatch.setattr(client.delivery, "settled", settled)
+    await discord_api.disconnect(client)
+    assert given == [7.5], "STOP_TIMEOUT, as the Telegram side drains its queues"
