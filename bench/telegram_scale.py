@@ -61,12 +61,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import aiohttp  # noqa: E402
+from scale_figures import (  # noqa: E402
+    TARGET,
+    WRITES,
+    Key,
+    Press,
+    Result,
+    hand_step,
+    largest,
+    print_row,
+    stale_screens,
+    table_step,
+)
 from telegram_calls import NAMES, WORDS  # noqa: E402
-from webapp import page_states, percentile  # noqa: E402
+from webapp import page_states  # noqa: E402
 
 from adapters.web.links import game_ref  # noqa: E402
-from bot.buttons import Move  # noqa: E402
-from bot.game.fast_taps import made_as_tapped  # noqa: E402
+from bot.game.seats import seat_of  # noqa: E402
 from bot.payloads import parse  # noqa: E402
 from bot.queries import session_id  # noqa: E402
 from bot.session import ChatSession, Playing  # noqa: E402
@@ -75,57 +86,18 @@ from storage.embedded import RedisServer  # noqa: E402
 from storage.keys import ChatRef  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 from tests.fakes.telegram_api import FakeTelegram  # noqa: E402
-from tests.fakes.telegram_model import Clock, FakeChat, FakeUser, StoredMessage, Version  # noqa: E402
+from tests.fakes.telegram_model import Clock, FakeChat, FakeUser, StoredMessage  # noqa: E402
 from tests.scale.cluster import BotExited, Cluster, webhook_bots  # noqa: E402
+from tests.scale.taps import made_now  # noqa: E402
 from tests.web.initdata import make_init_data  # noqa: E402
 
 THINK = (2.0, 8.0)  # seconds a person thinks once their buttons are on screen
-TARGET = 2.0  # the next actor's p95 (s) a token's N must stay under
 APP_URL = "https://durak.example.net/app"
-WRITES = ("sendMessage", "editMessageText", "deleteMessage")
 SETUP_LIMIT = (
     120.0  # real seconds for each step of a lobby (and N more for all): a game not dealt is left out
 )
 SETTLE_QUIET = 3.0  # real seconds without a write: the bot has delivered what was queued
 SETTLE_LIMIT = 30.0
-
-Key = tuple[str, int]  # (game id, step)
-
-
-def hand_step(version: Version) -> Key | None:
-    """The (game, step) a hand's version offers moves for: its move buttons' payloads (core's lower-case
-    action codes), None without any."""
-    for row in (version.reply_markup or {}).get("inline_keyboard", []):
-        for button in row:
-            payload = parse(str(button.get("callback_data", "")))
-            if payload is not None and payload.code[:1].islower():
-                return payload.game_id, payload.step
-    return None
-
-
-def table_step(version: Version) -> Key | None:
-    """The (game, step) a group's table shows: its "My hand" deep link's start payload,
-    ``<chat>_<game>_<step>_H``."""
-    for row in (version.reply_markup or {}).get("inline_keyboard", []):
-        for button in row:
-            url = str(button.get("url", ""))
-            if "?start=" in url:
-                parts = url.split("?start=", 1)[1].rsplit("_", 3)
-                if len(parts) == 4 and parts[2].isdigit() and parts[3] == "H":
-                    return parts[1], int(parts[2])
-    return None
-
-
-def screen_step(chat: FakeChat, version: Version) -> Key | None:
-    return table_step(version) if chat.is_group else hand_step(version)
-
-
-@dataclass
-class Press:
-    group_id: int
-    game_id: str
-    step: int
-    at: float  # virtual seconds
 
 
 @dataclass
@@ -137,6 +109,10 @@ class LeftHand:
     versions: int  # how many versions the message had: an edit since ends the continuation
     key: Key  # (game, the game's step now), not the step its buttons were drawn at
     payloads: list[str]
+
+    def still_on(self, hand: StoredMessage) -> bool:
+        """Whether ``hand`` is that message, not edited since."""
+        return self.message_id == hand.message_id and self.versions == len(hand.versions)
 
 
 @dataclass
@@ -157,32 +133,6 @@ class Table:
     over: asyncio.Event = field(default_factory=asyncio.Event)
     dealt: asyncio.Event = field(default_factory=asyncio.Event)
     games: int = 0
-
-
-@dataclass
-class Result:
-    games: int
-    processes: int
-    app: bool
-    moves: int
-    writes: int
-    rate_limited: int
-    rate_limited_all: int
-    next_samples: list[float]
-    table_samples: list[float]
-    stale: int
-    stale_examples: list[str]
-    setup_seconds: float
-    window: float
-    refused_presses: int
-    load: float
-    dealt: int  # games dealt in time (a lobby that never filled, e.g. a lost edit, leaves its game out)
-    stuck: list[str]
-    kinds: Counter[str]  # the writes by chat kind and method
-
-    @property
-    def writes_per_move(self) -> float:
-        return self.writes / self.moves if self.moves else 0.0
 
 
 class Scale:
@@ -319,7 +269,7 @@ class Scale:
         if hand is None:
             return None
         left = self.left.get(user.id)
-        if left is not None and left.message_id == hand.message_id and left.versions == len(hand.versions):
+        if left is not None and left.still_on(hand):
             return hand, left.key
         key = hand_step(hand.current)
         return (hand, key) if key is not None else None
@@ -330,7 +280,7 @@ class Scale:
         card after card reads the table and the answer "You beat ..." and goes on from the same message)."""
         left = self.left.pop(user.id, None)
         versions = len(hand.versions)
-        if left is not None and left.message_id == hand.message_id and left.versions == versions:
+        if left is not None and left.still_on(hand):
             moves = left.payloads
         else:
             moves = [b["callback_data"] for b in hand.buttons() if parse(b.get("callback_data", ""))]
@@ -353,20 +303,10 @@ class Scale:
         if session is None or not isinstance(session.header, Playing) or session.game is None:
             return
         header, game = session.header, session.game
-        seat = next((n for n, s in enumerate(header.seats) if s.user_id == str(user.id)), None)
+        seat = seat_of(header, str(user.id))
         if seat is None:
             return
-        made = []
-        for data in payloads:
-            payload = parse(data)
-            button = payload.button if payload is not None else None
-            if (
-                payload is not None
-                and isinstance(button, Move)
-                and payload.game_id == header.game_id
-                and made_as_tapped(game, payload.step, seat, button.action)
-            ):
-                made.append(data)
+        made = [data for data in payloads if made_now(game, header.game_id, seat, data)]
         if made:
             key = (header.game_id, game.step)
             self.left[user.id] = LeftHand(hand.message_id, len(hand.versions), key, made)
@@ -472,31 +412,6 @@ class Scale:
             for user_id, at in users.items():
                 hands[key][user_id] = min(at, hands[key].get(user_id, at))
         return (self.shown if self.app else hands), tables
-
-
-def stale_screens(fake: FakeTelegram) -> list[str]:
-    """Messages whose current version shows an older step than the newest any message of that chat showed
-    for the same game."""
-    found = []
-    for chat in fake.chats.values():
-        newest: dict[str, int] = {}
-        for message in chat.messages.values():
-            if message.from_bot:
-                for version in message.versions:
-                    if (key := screen_step(chat, version)) is not None:
-                        newest[key[0]] = max(newest.get(key[0], -1), key[1])
-        for message in chat.messages.values():
-            if message.from_bot and not message.deleted:
-                key = screen_step(chat, message.current)
-                if key is not None and key[1] < newest[key[0]]:
-                    steps = [
-                        shown[1] for v in message.versions if (shown := screen_step(chat, v)) is not None
-                    ]
-                    found.append(
-                        f"chat {chat.id} message {message.message_id} of game {key[0]} shows step {key[1]} < "
-                        f"{newest[key[0]]}; its versions' steps: {steps}"
-                    )
-    return found
 
 
 async def measure(*args: Any, **options: Any) -> Result:
@@ -606,42 +521,6 @@ def print_header(app: bool, speed: float, players: int) -> None:
         f"{'games':>5} {'procs':>5} {'moves':>6} {'writes/move':>11} {'429':>4} {'429 all':>7} "
         f"{'next p50':>8} {'next p95':>8} {'table p95':>9} {'stale':>5} {'dealt':>5} {'setup s':>7} {'load':>5}"
     )
-
-
-def seconds_or_none(samples: list[float]) -> str:
-    """The p95 of ``samples``; "-" without any (Mini App play: the group's table waits for someone going out)."""
-    return f"{percentile(samples, 0.95):.2f}" if samples else "-"
-
-
-def print_row(row: Result) -> None:
-    print(
-        f"{row.games:>5} {row.processes:>5} {row.moves:>6} {row.writes_per_move:>11.2f} {row.rate_limited:>4} "
-        f"{row.rate_limited_all:>7} {percentile(row.next_samples, 0.5):>8.2f} "
-        f"{percentile(row.next_samples, 0.95):>8.2f} {seconds_or_none(row.table_samples):>9} "
-        f"{row.stale:>5} {row.dealt:>5} {row.setup_seconds:>7.0f} {row.load:>5.1f}",
-        flush=True,
-    )
-    if row.moves:
-        shares = ", ".join(f"{kind} {count / row.moves:.2f}" for kind, count in sorted(row.kinds.items()))
-        print(f"      writes a move: {shares}")
-    for example in row.stale_examples:
-        print(f"      stale: {example}")
-    for reason in row.stuck:
-        print(f"      left out: {reason}")
-
-
-def largest(rows: list[Result]) -> str:
-    parts = []
-    for processes in sorted({row.processes for row in rows}):
-        fine = [
-            row.games
-            for row in rows
-            if row.processes == processes and percentile(row.next_samples, 0.95) < TARGET
-        ]
-        parts.append(
-            f"{max(fine) if fine else 'none measured'} ({processes} process{'es' if processes > 1 else ''})"
-        )
-    return ", ".join(parts)
 
 
 async def main() -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -28,13 +27,12 @@ from aiohttp import web
 from adapters.web.discord_auth import ActivitySessions, DiscordOAuth, SignInRefused, refusal_text
 from adapters.web.limits import BodyTooLarge, read_body
 from adapters.web.links import game_ref
-from adapters.web.presence import open_pages
+from adapters.web.platform_pages import PlatformPages
 from adapters.web.server import MAX_BODY, DeliverEffects, WebFrontEnd, asked_lang, failed, unavailable
 from bot.i18n import translator
 from bot.queries import session_id
 from bot.runtime.config import BotConfig
 from bot.service import GameService
-from bot.timers import Deliver, resume_on_close
 from storage.errors import StoreUnavailable
 from storage.keys import DISCORD, ChatRef
 
@@ -43,7 +41,7 @@ log = logging.getLogger("durak.web.discord")
 MAX_SIGN_IN = 1024  # bytes of a sign-in's body: a code and an instance id
 
 
-class DiscordPages:
+class DiscordPages(PlatformPages):
     """The web front end of one Discord application; `serve` it on its port, or `mount` it on an app."""
 
     def __init__(
@@ -58,14 +56,7 @@ class DiscordPages:
             raise ValueError("the Activity's live updates need the Redis client (run_discord's live)")
         self.oauth = oauth
         self.sessions = sessions or ActivitySessions(oauth.client_secret)
-        self.front = WebFrontEnd(service, live, deliver, activity=self.sessions)
-        self._runner: web.AppRunner | None = None
-
-    def hold_back_screens(self, deliver: Deliver) -> None:
-        """As `TelegramPages.hold_back_screens`: who has the page open pauses their chat screens, and a
-        person's last page closing gives back what was held."""
-        self.front.service.on_app = partial(open_pages, self.front.hub.redis)
-        self.front.hub.listen(resume_on_close(self.front.service, deliver))
+        super().__init__(WebFrontEnd(service, live, deliver, activity=self.sessions))
 
     def mount(self, app: web.Application) -> None:
         """The page's routes and the two sign-in routes, at the root: Discord's URL mapping names the path."""
@@ -80,14 +71,7 @@ class DiscordPages:
         return app
 
     async def serve(self, listen: str, port: int) -> None:
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, listen, port).start()
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            runner, self._runner = self._runner, None
-            await runner.cleanup()
+        await self.serve_app(self.app(), listen, port)
 
     async def _close(self, app: web.Application) -> None:
         await self.oauth.close()

@@ -9,22 +9,20 @@ wires the process (`cli.main`, through `run_telegram`), never taken out of the s
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from adapters.web.presence import open_pages
+from adapters.web.platform_pages import PlatformPages
 from adapters.web.server import DeliverEffects, WebFrontEnd
 from bot.game.membership import MembershipCheck
 from bot.runtime import health
 from bot.runtime.config import BotConfig
 from bot.service import GameService
-from bot.timers import Deliver, resume_on_close
 
 
-class TelegramPages:
+class TelegramPages(PlatformPages):
     """The web front end of one Telegram bot; `mount` it on the webhook's app, or `serve` it alone.
     ``live``: the Redis client of the live updates and presence; ``is_member``: the bot's getChatMember check,
     so only a group's members take a seat from its page."""
@@ -39,17 +37,10 @@ class TelegramPages:
     ) -> None:
         if live is None:
             raise ValueError("the Mini App's live updates need the Redis client (run_telegram's live)")
-        self.front = WebFrontEnd(
-            service, live, deliver, telegram_token=config.telegram_token, is_member=is_member
+        super().__init__(
+            WebFrontEnd(service, live, deliver, telegram_token=config.telegram_token, is_member=is_member)
         )
         self.prefix = urlsplit(config.webapp_url or "").path or "/"
-        self._runner: web.AppRunner | None = None
-
-    def hold_back_screens(self, deliver: Deliver) -> None:
-        """Let the service know who has a page open, so the chat's hand edits pause for them
-        (`bot.game.app_screens`), and give a person what was held back when their last page closes."""
-        self.front.service.on_app = partial(open_pages, self.front.hub.redis)
-        self.front.hub.listen(resume_on_close(self.front.service, deliver))
 
     def mount(self, app: web.Application) -> None:
         self.front.routes(app, self.prefix)
@@ -58,14 +49,7 @@ class TelegramPages:
         """A server of their own (the bot polls Telegram, so no webhook server holds the port)."""
         app = self.front.app(self.prefix)
         health.routes(app)  # PORT is this server's: it answers /healthz and /readyz (bot/runtime/health.py)
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, listen, port).start()
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            runner, self._runner = self._runner, None
-            await runner.cleanup()
+        await self.serve_app(app, listen, port)
 
 
 def telegram_pages(

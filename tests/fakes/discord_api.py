@@ -21,6 +21,7 @@ from aiohttp import web
 
 from tests.fakes import discord_store as store
 from tests.fakes.discord_store import ApiError, FakeUser, Interaction, StoredMessage
+from tests.fakes.local_server import serve_on_loopback
 
 EPHEMERAL = 64
 LOADING = 128
@@ -67,12 +68,7 @@ class FakeDiscordAPI(store.DiscordState):
     async def start(self) -> None:
         app = web.Application(middlewares=[self._middleware])
         self._add_routes(app.router)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.base_url = f"http://127.0.0.1:{port}"
+        self._runner, self.base_url = await serve_on_loopback(app)
 
     async def close(self) -> None:
         if self._runner is not None:

@@ -24,6 +24,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakes.local_server import serve_on_loopback
+
 CODE_LIFETIME = 600.0  # seconds an authorization code stays good
 TOKEN_LIFETIME = 604_800.0  # seconds an access token stays good (Discord's expires_in)
 
@@ -97,12 +99,7 @@ class FakeDiscordOAuth:
         app.router.add_post("/api/v10/oauth2/token", self._token)
         app.router.add_get("/api/v10/users/@me", self._me)
         app.router.add_get("/api/v10/applications/{app_id}/activity-instances/{instance_id}", self._instance)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.base_url = f"http://127.0.0.1:{port}"
+        self._runner, self.base_url = await serve_on_loopback(app)
 
     async def close(self) -> None:
         if self._runner is not None:

@@ -12,9 +12,6 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from bot.buttons import Move
-from bot.game.fast_taps import made_as_tapped
-from bot.payloads import parse
 from bot.session import ChatSession, Finished, Playing
 from storage.connect import client_for_url
 from storage.embedded import RedisServer
@@ -24,6 +21,7 @@ from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import Clock
 from tests.prometheus import scrape, value
 from tests.scale.cluster import webhook_bots
+from tests.scale.taps import made_now
 from tests.scale.tg_worker import SPEED
 
 pytestmark = pytest.mark.redis_server
@@ -69,16 +67,6 @@ async def session_of(store: RedisGameStore, chat_id: int) -> ChatSession | None:
     return ChatSession.decode(record.state) if record.state else None
 
 
-def made_now(session: ChatSession, data: str, seat: int = 0) -> bool:
-    """A button of ``seat``'s hand drawn earlier that the bot makes as tapped now (`bot.game.fast_taps`)."""
-    payload = parse(data)
-    button = payload.button if payload is not None else None
-    game = session.game
-    if payload is None or not isinstance(button, Move) or game is None or payload.step >= game.step:
-        return False
-    return made_as_tapped(game, payload.step, seat, button.action)
-
-
 async def test_two_webhook_processes_share_the_updates_play_a_whole_game_and_apply_a_redelivery_once(
     two_bots: tuple[FakeTelegram, RedisGameStore, dict[int, list[int]]],
 ) -> None:
@@ -100,7 +88,8 @@ async def test_two_webhook_processes_share_the_updates_play_a_whole_game_and_app
         assert session.game is not None
         moves = [b for b in buttons(fake, ann.id) if b[2] and b[2].split("|")[3] not in LOBBY_CODES]
         current = [b for b in moves if int(b[2].split("|")[2]) == session.game.step]
-        current = current or [b for b in moves if made_now(session, b[2])]  # her hand left after her press
+        left = [b for b in moves if made_now(session.game, session.header.game_id, 0, b[2])]
+        current = current or left  # her hand (seat 0), left as it was after her own press
         if current:
             message_id, _, data = current[0]
             twice = not duplicated and session.game.step > 3
