@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from webapp import percentile
+from web_common import percentile
 
 from bot.payloads import parse
 from tests.fakes.telegram_api import FakeTelegram

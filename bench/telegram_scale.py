@@ -74,7 +74,7 @@ from scale_figures import (  # noqa: E402
     table_step,
 )
 from telegram_calls import NAMES, WORDS  # noqa: E402
-from webapp import page_states  # noqa: E402
+from web_common import page_states  # noqa: E402
 
 from adapters.web.links import game_ref  # noqa: E402
 from bot.game.seats import seat_of  # noqa: E402
