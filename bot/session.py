@@ -16,9 +16,10 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from core import Game
+from core import Game, Settings
 
 AI_LEVELS = ("easy", "normal", "hard")
+MAX_SEATS = 6  # players at one table, whatever the deck
 SESSION_FORMAT: Final = 1
 
 
@@ -80,6 +81,11 @@ class Lobby(Stored):
     chat_title: str = ""
     lang: str = "en"
     thread_id: str = ""  # forum topic the lobby was opened in (Telegram)
+
+    @property
+    def capacity(self) -> int:
+        """The seats its rules have room for: at most six, and only as many as the deck gives six cards to."""
+        return min(MAX_SEATS, Settings.from_words(self.words).deck // 6)
 
 
 class Playing(Stored):

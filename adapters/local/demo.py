@@ -1,14 +1,14 @@
 """`durak-bot demo`: a game with no person at the keyboard, printed as the group chat would see it.
 
 The seats are ordinary players ("Ann", "Boris", ...) whose buttons are pressed for them with the move the
-bot's own AI picks for their seat (`bot.ai_seats.choose_ai_action`, from that seat's view only), so the game
-goes through the very path a chat's presses take, and `/stats` afterwards has rows to show. A fresh
-in-memory store, a fixed clock, fixed ids and the seed make the same command print the same game.
+bot's own AI picks for their seat (`bot.self_play.next_move`, from that seat's view only), so the game goes
+through the very path a chat's presses take, and `/stats` afterwards has rows to show. A fresh in-memory
+store, and on it the service of `bot.self_play.self_play_service` (a fixed clock, fixed ids, the seed), make
+the same command print the same game.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -18,17 +18,14 @@ from adapters.local import CHAT_ID, PLATFORM
 from adapters.local.screen import find_button
 from adapters.local.text import message_text, payload_buttons
 from bot import buttons, payloads
-from bot.ai_seats import choose_ai_action
-from bot.context import ServiceConfig
 from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
-from bot.service import GameService
-from bot.session import ChatSession, Playing
+from bot.self_play import next_move, self_play_service
+from bot.session import ChatSession
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
 
 NAMES = ("Ann", "Boris", "Chiara", "Dmitri", "Elena", "Fyodor")
-DEMO_CLOCK = 1_767_225_600.0  # 2026-01-01 00:00 UTC: tables never show the real time
 MAX_PRESSES = 5000  # a game is a few hundred moves; this bounds a bug, not a game
 
 
@@ -72,14 +69,7 @@ async def run_demo(options: DemoOptions, out: TextIO) -> int:
 
 
 async def play_demo(store: RedisGameStore, options: DemoOptions, out: TextIO) -> int:
-    counter = itertools.count(1)
-    service = GameService(
-        store,
-        ServiceConfig(ai_delay=0),
-        clock=lambda: DEMO_CLOCK,
-        new_id=lambda: f"demo{next(counter)}",
-        seed_source=lambda: options.seed,
-    )
+    service = self_play_service(store, options.seed)
     users = [User(f"p{n}", name) for n, name in enumerate(NAMES[: options.players], start=1)]
     printer = DemoPrinter(out, options.brief)
     host = users[0]
@@ -147,14 +137,12 @@ def hand_buttons(hands: dict[str, dict[str, str]], effects: list[Effect]) -> dic
 def seat_move(
     session: ChatSession | None, users: list[User], hands: dict[str, dict[str, str]], level: str
 ) -> tuple[User, str]:
-    """Who must act and the button of the move the AI picks for them (from their seat's view only)."""
-    header = session.header if session is not None else None
-    game = session.game if session is not None else None
-    if not isinstance(header, Playing) or game is None or game.to_act is None:
+    """Who must act and the button of the move the AI picks for them (`bot.self_play.next_move`)."""
+    move = next_move(session, level)
+    if move is None:
         raise RuntimeError("the demo game is not waiting for a move")
-    seat = game.to_act
-    user = next(u for u in users if u.id == header.seats[seat].user_id)
-    action = choose_ai_action(game, seat, level, header.game_id)
+    user_id, action = move
+    user = next(u for u in users if u.id == user_id)
     payload = hands.get(user.id, {}).get(action.code)
     if payload is None:
         raise RuntimeError(f"{user.name}'s hand message has no button for {action.code}")

@@ -218,9 +218,8 @@ class WebFrontEnd:
             return None
         if sight is Sight.STARTED:  # the lobby's link: the game started
             return started_state(chat.chat_id, snapshot.version, session, lang, self.clock())
-        return viewer_state(
-            chat.chat_id, snapshot.version, session, viewer.user.id, lang, self.clock(), snapshot.final
-        )
+        seat = snapshot.seat(viewer.user.id)
+        return viewer_state(chat.chat_id, snapshot.version, session, seat, lang, self.clock(), snapshot.final)
 
     async def render(self, chat: ChatRef, pages: list[Page]) -> list[tuple[Page, State | None]]:
         """Each page's state from one load of the chat. A state depends on the viewer only through their

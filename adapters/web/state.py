@@ -1,7 +1,8 @@
 """One viewer's state JSON: what the page draws, built from the stored chat for that viewer only.
 
-Whether the viewer may see the chat at all is the read side's rule (`bot.queries`, `Snapshot.sight`); this
-turns a chat they may see into the contract's JSON.
+Whether the viewer may see the chat at all, and which seat they hold in it, are the read side's answers
+(`bot.queries`, `Snapshot.sight` and `Snapshot.seat`); this turns a chat they may see into the contract's
+JSON for that seat.
 
 Everything about cards comes from `core.view.build_view(game, seat)` with the viewer's own seat (a
 spectator: None), never from another seat's view or the engine state itself; every text comes from the
@@ -17,8 +18,6 @@ from adapters.web.links import game_ref, replay_ref
 from bot.buttons import Move, Rematch
 from bot.effects import Message
 from bot.game.archive import FinalGame, result_message
-from bot.game.lobby import capacity
-from bot.game.seats import seat_of
 from bot.i18n import Translator, translator
 from bot.payloads import Payload
 from bot.queries import session_id
@@ -54,7 +53,7 @@ def started_state(chat_id: str, version: int, session: ChatSession, lang: str, n
     tr = translator(lang)
     rules = rules_in_short(session.game.settings, tr) if session.game is not None else []
     # the header alone: the state's common fields, with no game drawn (the page draws none for "started")
-    state = viewer_state(chat_id, version, ChatSession(header), "", lang, now)
+    state = viewer_state(chat_id, version, ChatSession(header), None, lang, now)
     # TRANSLATORS: on the web page of someone not playing who opened the lobby's link, once its game started
     status = tr._("The game has started without you. You can watch it.")
     state.update(
@@ -72,15 +71,14 @@ def viewer_state(
     chat_id: str,
     version: int,
     session: ChatSession,
-    user_id: str,
+    seat: int | None,
     lang: str,
     now: float,
     final: FinalGame | None = None,
 ) -> State:
-    """The state JSON of the contract for the person ``user_id`` (a spectator when not seated)."""
+    """The state JSON of the contract for the person holding ``seat`` (`Snapshot.seat`; None: a spectator)."""
     tr = translator(lang)
     header = session.header
-    seat = seat_of(header, user_id)
     state: State = {
         "ref": game_ref(chat_id, session_id(session)),
         "version": version,
@@ -121,8 +119,7 @@ def viewer_state(
 
 def lobby_part(lobby: Lobby, chat_id: str, tr: Translator) -> State:
     settings = Settings.from_words(lobby.words)
-    seats = capacity(lobby.words)
-    message = render_lobby(lobby, chat_id, seats, tr)
+    message = render_lobby(lobby, chat_id, tr)
     return {
         "phase": "lobby",
         "title": plain_lines(message)[0],
@@ -130,7 +127,7 @@ def lobby_part(lobby: Lobby, chat_id: str, tr: Translator) -> State:
         "buttons": payload_buttons(message),
         "lobby": {
             "players": [seat_label(seat.name, seat.ai, tr) for seat in lobby.seats],
-            "capacity": seats,
+            "capacity": lobby.capacity,
             "rules": [plain(line) for line in rule_lines(settings, tr)],
             "lines": plain_lines(message),
         },

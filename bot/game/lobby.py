@@ -19,15 +19,8 @@ from bot.names import shown_name
 from bot.render.lobby import render_lobby
 from bot.render.rules import settings_problem
 from bot.render.text import line, message
-from bot.session import ChatSession, Finished, Lobby, Playing, Seat
+from bot.session import MAX_SEATS, ChatSession, Finished, Lobby, Playing, Seat
 from core import Settings, SettingsError
-
-MAX_SEATS = 6
-
-
-def capacity(words: str) -> int:
-    """At most six players, and only as many as the deck gives six cards to."""
-    return min(MAX_SEATS, Settings.from_words(words).deck // 6)
 
 
 def merged_settings(chat_defaults: str | None, words: str) -> Settings:
@@ -70,7 +63,7 @@ def open_lobby(
 def lobby_saved(ctx: Context, lobby: Lobby, *first: Effect, new_message: bool = False) -> Decision:
     """The lobby saved and drawn again, after ``first`` (the presser's answer, a request to open a private
     chat)."""
-    rendered = render_lobby(lobby, ctx.chat_id, capacity(lobby.words), ctx.tr(lobby.lang), ctx.opens_app)
+    rendered = render_lobby(lobby, ctx.chat_id, ctx.tr(lobby.lang), ctx.opens_app)
     table = ShowTable(ctx.chat_id, rendered, lobby.lobby_id, new_message=new_message)
     return Decision(effects=[*first, table], save=True, session=ChatSession(header=lobby), ttl=LOBBY_TTL)
 
@@ -91,7 +84,7 @@ class LobbyPress:
 
     @property
     def full(self) -> bool:
-        return len(self.lobby.seats) >= capacity(self.lobby.words)
+        return len(self.lobby.seats) >= self.lobby.capacity
 
     @property
     def lobby_changed(self) -> bool:

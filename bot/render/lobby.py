@@ -21,7 +21,7 @@ def seat_label(name: str, ai: str | None, tr: Translator) -> str:
     return f"🤖 {name} ({level})"
 
 
-def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator, app: bool = False) -> Message:
+def render_lobby(lobby: Lobby, chat_id: str, tr: Translator, app: bool = False) -> Message:
     """``app``: the chat's platform has the web app: an "Open table" button, so players can sit at the
     page before the deal."""
     _ = tr._
@@ -30,7 +30,9 @@ def render_lobby(lobby: Lobby, chat_id: str, capacity: int, tr: Translator, app:
     lines.extend(rule_lines(settings, tr))
     lines.append(line(""))
     count = len(lobby.seats)
-    lines.append(line(bold(tr.n_("{n} player", "{n} players", count).format(n=count)), f" / {capacity}"))
+    lines.append(
+        line(bold(tr.n_("{n} player", "{n} players", count).format(n=count)), f" / {lobby.capacity}")
+    )
     for number, seat in enumerate(lobby.seats, start=1):
         side = f" · {team_name(seat.team, tr)}" if settings.teams and seat.team is not None else ""
         # TRANSLATORS: beside a lobby seat: the bot cannot send this person their cards yet

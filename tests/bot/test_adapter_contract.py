@@ -42,9 +42,8 @@ ADAPTER_MODULES = {
     "bot.game.last_actions", "bot.render.analysis",
     # a finished game's analysis, computed in the AI pool for the replay page and the terminal (issue 29)
     "bot.runtime.analyses", "bot.runtime.ai_work",
-    # still reached into: seat_of (web state), capacity (web lobby), and the demo's own service
-    # (ServiceConfig, the AI that picks its moves)
-    "bot.game.seats", "bot.game.lobby", "bot.context", "bot.ai_seats",
+    # a game the AI plays for every person's seat: the terminal demo's service and each next move
+    "bot.self_play",
 }  # fmt: skip
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.game.archive import Archived
 from bot.queries import NotForYou, Sight, Snapshot
 from bot.session import Finished, Lobby, Playing
@@ -73,6 +75,28 @@ async def test_the_lobbys_ref_offers_its_started_game_to_watch_only_to_those_not
     assert found.sight(game_id, EVE.id) is Sight.SHOWN, "a spectator with the game's ref"
     assert found.sight("older", EVE.id) is Sight.HIDDEN
     assert found.seat(ANN.id) == 0 and found.seat(EVE.id) is None
+
+
+async def test_a_persons_seat_is_asked_of_the_snapshot_and_an_ai_seat_is_no_ones(harness: Harness) -> None:
+    await harness.command(ANN, "newgame")
+    await harness.tap(ANN, "Add AI")
+    await harness.tap(BOB, "Join")
+    found = await snapshot(harness)
+    assert found.session is not None and isinstance(found.session.header, Lobby)
+    ai_seat = found.session.header.seats[1]
+    assert ai_seat.is_ai
+    assert (found.seat(ANN.id), found.seat(BOB.id), found.seat(EVE.id)) == (0, 2, None)
+    assert found.seat(ai_seat.user_id) is None
+
+
+@pytest.mark.parametrize(("words", "seats"), [("deck=24", 4), ("deck=36", 6), ("deck=52", 6)])
+async def test_a_lobby_has_room_for_six_seats_or_as_many_as_its_deck_gives_six_cards_to(
+    harness: Harness, words: str, seats: int
+) -> None:
+    await harness.command(ANN, "newgame", words)
+    found = (await snapshot(harness)).session
+    assert found is not None and isinstance(found.header, Lobby)
+    assert found.header.capacity == seats
 
 
 async def test_the_final_position_of_a_finished_game_is_replayed_from_its_archive(harness: Harness) -> None:

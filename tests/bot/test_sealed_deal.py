@@ -12,6 +12,7 @@ import pytest
 from adapters.web.state import viewer_state
 from bot.context import ServiceConfig
 from bot.game.archive import revealed_deal
+from bot.game.seats import seat_of
 from bot.service import GameService
 from bot.session import ChatSession, Finished, Playing
 from core import deal as core_deal
@@ -45,7 +46,7 @@ async def test_nothing_shown_before_the_end_reveals_the_salt_or_the_order(harnes
     session = ChatSession(header=header, game=game)
     shown = [m.plain_text for m in (harness.screen.table, *harness.screen.hands.values()) if m is not None]
     for user in (ANN, BOB, EVE):  # the two players' pages and a spectator's
-        shown.append(json.dumps(viewer_state(harness.chat, 1, session, user.id, "en", 0.0)))
+        shown.append(json.dumps(viewer_state(harness.chat, 1, session, seat_of(header, user.id), "en", 0.0)))
     for text in shown:
         assert header.deal_salt not in text and order not in text
         assert order[: len(order) // 3] not in text  # not even the first dozen cards in their order

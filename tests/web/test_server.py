@@ -155,6 +155,17 @@ async def test_a_lobby_shows_its_players_and_buttons(harness: Harness, fake_redi
     assert joined["state"]["you"] == 1
 
 
+async def test_a_lobbys_page_counts_its_players_against_the_seats_its_deck_has_room_for(
+    harness: Harness, fake_redis: Any
+) -> None:
+    await harness.command(ANN, "newgame", "deck=24")
+    front, _ = front_end(harness, fake_redis)
+    async with served(front) as client:
+        state = await state_of(client, ANN, await current_ref(harness))
+    assert state["lobby"]["capacity"] == 4
+    assert "1 player / 4" in state["lobby"]["lines"]
+
+
 async def test_a_game_over_shows_the_result_and_rematch(harness: Harness, fake_redis: Any) -> None:
     await stacked_game(harness, (ANN, BOB), HANDS, trump="AD")
     ref = await current_ref(harness)

@@ -25,8 +25,7 @@ def cards_in(state: dict[str, object]) -> set[Card]:
 
 def check_states(session: ChatSession, game: Game, public: set[Card], final: FinalGame | None = None) -> None:
     for seat in [None, *range(len(game.players))]:
-        user_id = "spectator" if seat is None else str(seat)
-        state = viewer_state("-1", 7, session, user_id, "en", 0.0, final)
+        state = viewer_state("-1", 7, session, seat, "en", 0.0, final)
         own = set(game.hand(seat)) if seat is not None else set()
         leaked = cards_in(state) - public - own
         assert not leaked, f"the state of seat {seat} holds {leaked} at step {game.step}"
