@@ -54,6 +54,7 @@ class ShowTable:
     version: int = 0  # the chat's stored version this content belongs to (0: unknown, never dropped)
     turn_user: str = ""  # the person whose turn it is (none: nobody, or an AI seat)
     announce: bool = False  # the turn just came to ``turn_user`` after a wait: ping them where a table can
+    in_play: bool = False  # drawn after a move of a running game: a platform may merge such tables a while
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class ShowHand:
     new_message: bool = False  # a new game: send a fresh message instead of editing the old one
     version: int = 0  # as `ShowTable.version`
     announce: bool = False  # their turn came after a wait: send it anew (the platform notifies), drop the old
+    in_play: bool = False  # as `ShowTable.in_play`: a waiting hand may wait a while for its next change
 
 
 @dataclass(frozen=True)

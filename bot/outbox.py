@@ -43,6 +43,7 @@ TABLE_SHOWN = "shown:table"
 HAND_SHOWN = "shown:hand:"
 SENDING = "sending:"
 FLIGHT = "flight:"
+SPACED = "spaced:"
 FLUSH_AFTER = 0.5  # seconds marks wait to be written together
 
 
@@ -64,6 +65,11 @@ def hand_mark(user_id: str, version: int, message: Message) -> dict[str, str]:
 def flight_mark(screen: str) -> str:
     """The field saying which send of the screen ("table", "hand:<user>") is on its way, until when."""
     return FLIGHT + screen
+
+
+def spaced_mark(screen: str) -> str:
+    """The field saying until when a spaced screen (a running game's table) keeps its next send back."""
+    return SPACED + screen
 
 
 def screen_marks(screen: str) -> tuple[str, str]:

@@ -25,7 +25,8 @@ class ScreenTurn:
     """A table or hand about to be sent: ``version`` is refused when any process sent or is sending a newer
     one (``shown`` and ``sending``, the fields of the home chat's messages hash, bot/outbox.py); the message
     id is read from ``message`` in the same call; and while a send of the screen is in flight (``flight``,
-    the send's member until `SharedLimits.landed`, ``hold`` seconds at most), other sends of it wait."""
+    the send's member until `SharedLimits.landed`, ``hold`` seconds at most), other sends of it wait; a
+    spaced screen (``every`` seconds, a running game's table) waits that long after its last send landed."""
 
     home: ChatRef
     shown: str
@@ -34,12 +35,17 @@ class ScreenTurn:
     message: str = ""
     flight: str = ""
     hold: float = 5.0
+    spaced: str = ""  # the field keeping the screen's next send back after one lands (none: "")
+    every: float = 0.0  # for how long, in seconds (0: not spaced)
 
     def args(self) -> list[Any]:
         return [self.shown, self.sending, self.version]
 
     def message_args(self) -> list[Any]:
         return [self.message, self.flight, repr(self.hold)]
+
+    def spacing_field(self) -> str:
+        return self.spaced if self.every > 0 else ""
 
 
 @dataclass(frozen=True)
@@ -90,7 +96,7 @@ class SharedLimits:
             if store.cluster:
                 stamp = "" if now is None else repr(now)
                 message, flight, hold = screen.message_args()
-                turn = [stamp, *screen.args(), message, flight, member, hold]
+                turn = [stamp, *screen.args(), message, flight, member, hold, screen.spacing_field()]
                 taken = await store.script(SCREEN_TURN, screen_keys, turn)
                 if text(taken[0]) == "drop":
                     return PaceVerdict("drop", float(text(taken[1])))
@@ -103,7 +109,8 @@ class SharedLimits:
         args: list[Any] = ["" if now is None else repr(now), member, *spares]
         args += [repr(float(x)) for x in (chat_limit or (0, 0, 0, 0))]
         args += [repr(float(x)) for x in token]
-        args += [*screen_args, repr(in_flight), *message_args, len(settles)]
+        spacing = [screen.spacing_field() if screen is not None else "", "0"]
+        args += [*screen_args, repr(in_flight), *message_args, *spacing, len(settles)]
         for scope, settled, seconds in settles:
             args += [scope, settled, repr(seconds)]
         reply = await store.script(PACE, keys, args)
@@ -111,13 +118,18 @@ class SharedLimits:
         if verdict == "send" and len(reply) > 3:
             stored = stored or text(reply[3])
         elif screen is not None and store.cluster:
-            await self.landed(screen, member)  # taken in its slot, then the budget said wait: let it go
+            await self.landed(screen, member, now, sent=False)  # taken, then the budget said wait: let go
         return PaceVerdict(verdict, value, token_wait, stored)
 
-    async def landed(self, screen: ScreenTurn, member: str) -> None:
-        """The send ``member`` of the screen was answered (or failed): other processes' sends of it may go."""
-        if screen.flight:
-            await self.store.script(FLIGHT_LANDED, [k.messages_key(screen.home)], [screen.flight, member])
+    async def landed(
+        self, screen: ScreenTurn, member: str, now: float | None = None, sent: bool = True
+    ) -> None:
+        """The send ``member`` of the screen was answered (or failed): other processes' sends of it may go,
+        a spaced screen's once its spacing has passed (``sent``: the send was made, so it counts)."""
+        if screen.flight or screen.spacing_field():
+            every = repr(screen.every) if sent else "0"
+            args = ["" if now is None else repr(now), screen.flight, member, screen.spacing_field(), every]
+            await self.store.script(FLIGHT_LANDED, [k.messages_key(screen.home)], args)
 
     async def pace_pause(self, platform: str, chat: int, seconds: float, now: float | None = None) -> float:
         """Telegram answered 429 for ``chat``: no process serving the token sends there for ``seconds``.

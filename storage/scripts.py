@@ -325,6 +325,11 @@ local function take_screen(messages, message_field, flight_field, member, hold, 
   if message_field == '' then return '' end
   return redis.call('HGET', messages, message_field) or ''
 end
+local function spaced_for(messages, spaced_field, now)
+  if spaced_field == '' then return 0 end
+  local until_ = tonumber(redis.call('HGET', messages, spaced_field) or '0')
+  return math.max(0, until_ - now)
+end
 """
 
 # KEYS: 1 the token's bucket, 2 the token's sends, 3 the chat's bucket, 4 the chat's sends (`keys.pace_key`);
@@ -336,22 +341,24 @@ end
 #       14 its sending field, 15 its version, 16 the seconds a send not answered yet is counted after it was
 #       let go, 17 the field of the screen's message id, 18 its in-flight field, 19 the seconds at most that a
 #       send of the screen holds other processes' sends of it back (`FLIGHT_LANDED` ends it when its answer
-#       comes), 20 how many settles follow, then per settle three: "t" (the token's sends) or "c" (this
-#       chat's), the member, the seconds to move it by.
+#       comes), 20 the screen's spacing field ("": not spaced; `FLIGHT_LANDED` sets it), 21 unused (0),
+#       22 how many settles follow, then per settle three: "t" (the token's sends) or "c"
+#       (this chat's), the member, the seconds to move it by.
 # A send is counted as made a moment after it was let go (it reaches Telegram later, and how much later
 # varies); a settle moves it to the time its answer came (Telegram counted it somewhere in between).
 # Returns {"send", now, 0, the screen's stored "<game>:<message id>" or ""}, {"wait", seconds, the part of
 # them the token's limits ask} or {"drop", newer version, 0}, as strings (Lua numbers become integers in
 # replies). Nothing is taken unless it returns "send". A screen another process's send of it is in flight
 # waits: two edits on their way at once may reach Telegram in either order, and a hand posted anew changes
-# its message id (an edit of the old one would be lost with it).
+# its message id (an edit of the old one would be lost with it). A spaced screen (a running game's table)
+# waits until its spacing after the last send of it, by any process, has passed.
 PACE = Script(
     "pace",
     SUPERSEDED
     + NOW
     + """
 local eps = 1e-6
-for i = 21, 20 + 3 * tonumber(ARGV[20]), 3 do
+for i = 23, 22 + 3 * tonumber(ARGV[22]), 3 do
   local key = ARGV[i] == 't' and KEYS[2] or KEYS[4]
   local at = redis.call('ZSCORE', key, ARGV[i + 1])
   if at then redis.call('ZADD', key, 'XX', tonumber(at) + tonumber(ARGV[i + 2]), ARGV[i + 1]) end
@@ -359,7 +366,7 @@ end
 if KEYS[5] then
   local newer = superseded(KEYS[5], KEYS[6], ARGV[13], ARGV[14], tonumber(ARGV[15]))
   if newer then return {'drop', tostring(newer), '0'} end
-  local held = in_flight_elsewhere(KEYS[5], ARGV[18], ARGV[2], now)
+  local held = math.max(in_flight_elsewhere(KEYS[5], ARGV[18], ARGV[2], now), spaced_for(KEYS[5], ARGV[20], now))
   if held > 0 then return {'wait', tostring(held), '0'} end
 end
 local function bucket(key, burst, rate, spare)
@@ -407,7 +414,8 @@ return {'send', tostring(now), '0', stored}
 )
 
 # KEYS: the home chat's messages hash, its state.  ARGV: now ("": the server's clock), delivered field,
-# sending field, version, message id field, in-flight field, this send's member, the hold seconds.
+# sending field, version, message id field, in-flight field, this send's member, the hold seconds, the
+# spacing field ("": none).
 # The screen's part of PACE, as a step of its own on a cluster (the chat's keys live in another slot): returns
 # {"drop", newer version}, {"wait", seconds} or {"go", the stored message id}; "go" takes the screen (its
 # sending version and its in-flight mark) before the budget is asked: a wait there ends the mark at once.
@@ -418,20 +426,26 @@ SCREEN_TURN = Script(
     + """
 local newer = superseded(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]))
 if newer then return {'drop', tostring(newer)} end
-local held = in_flight_elsewhere(KEYS[1], ARGV[6], ARGV[7], now)
+local held = math.max(in_flight_elsewhere(KEYS[1], ARGV[6], ARGV[7], now), spaced_for(KEYS[1], ARGV[9], now))
 if held > 0 then return {'wait', tostring(held)} end
 return {'go', take_screen(KEYS[1], ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]), now)}
 """,
 )
 
-# KEYS: the home chat's messages hash.  ARGV: a screen's in-flight field, the member of the send that took it.
-# Its answer came (or it failed): the screen's other sends may go. A mark another send took since stays.
+# KEYS: the home chat's messages hash.  ARGV: now ("": the server's clock), a screen's in-flight field, the
+# member of the send that took it, the screen's spacing field ("": none), its seconds (0: the send was not
+# made).  Its answer came (or it failed): the screen's other sends may go, a spaced one (a running game's
+# table) once its seconds from now have passed. A mark another send took since stays.
 FLIGHT_LANDED = Script(
     "flight_landed",
-    """
-local mark = redis.call('HGET', KEYS[1], ARGV[1])
-if mark and string.sub(mark, 1, #ARGV[2] + 1) == ARGV[2] .. '|' then
-  redis.call('HDEL', KEYS[1], ARGV[1])
+    NOW
+    + """
+if ARGV[4] ~= '' and tonumber(ARGV[5]) > 0 then
+  redis.call('HSET', KEYS[1], ARGV[4], tostring(now + tonumber(ARGV[5])))
+end
+local mark = redis.call('HGET', KEYS[1], ARGV[2])
+if mark and string.sub(mark, 1, #ARGV[3] + 1) == ARGV[3] .. '|' then
+  redis.call('HDEL', KEYS[1], ARGV[2])
   return 1
 end
 return 0

@@ -114,6 +114,7 @@ class TelegramBot:
             .build()
         )
         self.memory = ChatMemory(store, config.telegram_cache_chats, config.telegram_cache_users)
+        limits = limits or Limits(table_every=config.telegram_table_every)
         if pacer is None and isinstance(store, RedisGameStore):
             pacer = SharedPacer(store, limits, clock)
         self.delivery = Delivery(

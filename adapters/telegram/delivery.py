@@ -130,6 +130,8 @@ class Delivery:
         home = self.memory.current(item.home)
         if home != item.home:
             item = item.moved(item.home, home)
+        if not item.queued_at:
+            item = replace(item, queued_at=self.clock.now())
         queue = self.queues.get(item.chat)
         if queue is None:
             queue = self.queues[item.chat] = ChatQueue()
@@ -200,6 +202,10 @@ class Delivery:
                 if queue.paused_until > now:
                     await self.clock.sleep(queue.paused_until - now)
                     continue
+                held = self._held_for_turn(item, now)
+                if held > 0:
+                    await self._wait_for_spare(queue, held)  # its player's next change may join it
+                    continue
                 admission = await self.pacer.admit(self._ask(item, spare), now)
                 self._follow(item, admission.message)
                 if admission.newer:
@@ -207,7 +213,8 @@ class Delivery:
                     continue
                 if admission.wait > 0:
                     wait = admission.wait
-                    await (self._wait_for_spare(queue, wait) if spare else self.clock.sleep(wait))
+                    napping = spare or item.spaced  # a reply, or a table a newer one or the end may join
+                    await (self._wait_for_spare(queue, wait) if napping else self.clock.sleep(wait))
                     continue  # the head may have been merged with a newer update meanwhile
                 head = queue.pending.head()
                 if head is not item and head.kind != POST and merged(item, head) is None:
@@ -234,7 +241,15 @@ class Delivery:
 
     def _ask(self, item: Item, spare: int) -> Ask:
         screen = (item.home, item.key, item.version) if item.kind != POST and item.version else None
-        return Ask(item.chat, item.rank, spare, screen)
+        every = self.limits.table_every if item.spaced else 0.0
+        return Ask(item.chat, item.rank, spare, screen, every)
+
+    def _held_for_turn(self, item: Item, now: float) -> float:
+        """Seconds a waiting player's hand still waits for their next change (`Item.waits_for_turn`): as
+        long as a running game's table may wait (`Limits.table_every`), from when it was queued."""
+        if not item.waits_for_turn:
+            return 0.0
+        return max(0.0, item.queued_at + self.limits.table_every - now)
 
     def _follow(self, item: Item, stored: str) -> None:
         """The screen's message as the shared pacer read it when letting it go: another process may have
@@ -261,7 +276,8 @@ class Delivery:
             self._idle.set()
 
     async def _wait_for_spare(self, queue: ChatQueue, seconds: float) -> None:
-        """A reply waits for a spare send, or until a table or hand joins the queue and goes first."""
+        """A reply waits for a spare send, or until a table or hand joins the queue and goes first (so too a
+        spaced table and a waiting hand: a newer one merges into it, the end goes at once)."""
         queue.waking = asyncio.get_running_loop().create_future()
         napping = asyncio.ensure_future(self.clock.sleep(seconds))
         try:
@@ -305,7 +321,7 @@ class Delivery:
                 return True
             finally:
                 self.pacer.settle(item.chat, ticket, started, self.clock.now())
-                await self.pacer.landed(self._ask(item, 0), ticket)
+                await self.pacer.landed(self._ask(item, 0), ticket, self.clock.now())
         return True
 
     async def _admitted(self, item: Item) -> tuple[str, float] | None:

@@ -182,12 +182,12 @@ class Handlers:
         except Exception:
             log.exception("press %r by %s failed", press.payload, user.id)
             effects = []
-        if done:
-            alert = next((e for e in effects if isinstance(e, Alert) and e.user_id in (user.id, "")), None)
-            await self.answer(query, alert)
         others = [e for e in effects if not isinstance(e, Alert)]
         thread = topic_of(query.message) if isinstance(query.message, Message) else GAME_THREAD
-        self.delivery.submit(others, reply_thread=thread)
+        self.delivery.submit(others, reply_thread=thread)  # queued first: the next actor need not wait
+        if done:  # for this answer's round trip
+            alert = next((e for e in effects if isinstance(e, Alert) and e.user_id in (user.id, "")), None)
+            await self.answer(query, alert)
 
     @staticmethod
     async def answer(query: CallbackQuery, alert: Alert | None) -> None:

@@ -37,6 +37,8 @@ class Item:
     version: int = 0  # TABLE, HAND: the chat version it shows, recorded once delivered (bot/outbox.py)
     announce: bool = False  # HAND: their turn came after a wait: a new message (it notifies), the old deleted
     acting: bool = False  # HAND: of the person whose turn it is (the table given with it says so)
+    in_play: bool = False  # TABLE, HAND: drawn after a move of a running game (`ShowTable.in_play`)
+    queued_at: float = 0.0  # when this screen's oldest change still waiting was queued (`Delivery.enqueue`)
 
     @property
     def rank(self) -> int:
@@ -44,6 +46,17 @@ class Item:
         if self.kind == HAND:
             return ACTING if self.acting or self.announce else WAITING
         return WAITING if self.lane == INFO else SCREENS
+
+    @property
+    def spaced(self) -> bool:
+        """A running game's table edit: at most one in `Limits.table_every` (the end and a new lobby at once)."""
+        return self.kind == TABLE and self.in_play and self.lane == SCREEN and not self.new_message
+
+    @property
+    def waits_for_turn(self) -> bool:
+        """A waiting player's hand changed by someone else's move (drawn cards, out, trumps changed): it may
+        wait a little for their next change, which is often their turn, and go as one edit with it."""
+        return self.kind == HAND and self.in_play and self.rank == WAITING and not self.new_message
 
     @property
     def key(self) -> str:
@@ -77,6 +90,7 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
                     effect.new_message,
                     lane=lane,
                     version=effect.version,
+                    in_play=effect.in_play,
                 )
             )
         elif isinstance(effect, ShowHand):
@@ -92,6 +106,7 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
                     version=effect.version,
                     announce=effect.announce,
                     acting=(effect.chat, effect.user_id) in turns,
+                    in_play=effect.in_play,
                 )
             )
         elif isinstance(effect, Notice):
@@ -120,7 +135,7 @@ def items_for(effects: Sequence[Effect], reply_thread: int | None = GAME_THREAD)
 def merged(queued: Item, newer: Item) -> Item | None:
     """Two updates of one table (or one hand) in a row: only the newer is worth sending. It still opens a
     new message if either asked for one (a new lobby, then its first join), and still announces a turn;
-    whether it is the acting player's is the newer's to say."""
+    whether it is the acting player's is the newer's to say; it has waited since the older was queued."""
     if queued.kind != newer.kind or queued.kind == POST:
         return None
     if (queued.chat, queued.home, queued.user_id) != (newer.chat, newer.home, newer.user_id):
@@ -129,4 +144,5 @@ def merged(queued: Item, newer: Item) -> Item | None:
         newer,
         new_message=queued.new_message or newer.new_message,
         announce=queued.announce or newer.announce,
+        queued_at=queued.queued_at or newer.queued_at,
     )

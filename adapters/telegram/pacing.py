@@ -136,6 +136,7 @@ class Limits:
     global_burst: int = 10
     margin: float = 1.0  # seconds added to each window: our clock and Telegram's never agree exactly
     reply_spare: int = 1  # sends an informational reply leaves to the chat's next table or hand edit
+    table_every: float = 0.0  # seconds at least between two edits of a running game's table (0: any pace)
 
     def group(self, now: float) -> Pace:
         window = self.group_window + self.margin
@@ -161,12 +162,14 @@ RANK_SPARES = (0, 3, 6)  # the token's sends each rank leaves to higher ones (of
 class Ask:
     """One send's request: to Telegram chat ``chat``, leaving ``spare`` sends to the chat's next screen (a
     reply), at ``rank`` across chats; ``screen`` (home chat, screen name, version) for a table or hand with a
-    version, so a pacer that knows what other processes sent can refuse it when it is older."""
+    version, so a pacer that knows what other processes sent can refuse it when it is older; ``every``: the
+    screen goes at most once in that many seconds (a running game's table, `Limits.table_every`)."""
 
     chat: int
     rank: int = SCREENS
     spare: int = 0
     screen: tuple[str, str, int] | None = None
+    every: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -200,8 +203,9 @@ class Pacer(Protocol):
         """The send ``ticket`` was answered: Telegram counted it somewhere between the two."""
         ...
 
-    async def landed(self, ask: Ask, ticket: str) -> None:
-        """The send ``ticket`` of ``ask``'s screen was answered or failed: other processes may send it."""
+    async def landed(self, ask: Ask, ticket: str, now: float) -> None:
+        """The send ``ticket`` of ``ask``'s screen was answered or failed at ``now``: other processes may
+        send it, a spaced one (``ask.every``) once that many seconds have passed."""
         ...
 
     async def pause(self, chat: int, seconds: float, now: float) -> None:
@@ -221,6 +225,7 @@ class LocalPacer:
         self.paces: LRU[int, Pace] = LRU(2 * int(hot))
         self.overall = limits.overall(now)
         self.paused: dict[int, float] = {}
+        self.spaced: LRU[tuple[int, str], float] = LRU(2 * int(hot))  # (chat, screen): not before then
 
     def _pace(self, chat: int, now: float) -> Pace:
         pace = self.paces.get(chat)
@@ -236,7 +241,11 @@ class LocalPacer:
         paused = self.paused.get(ask.chat, 0.0)
         if paused <= now:
             self.paused.pop(ask.chat, None)
-        wait = max(paused - now, pace.wait(now, ask.spare), self.overall.wait(now, RANK_SPARES[ask.rank]))
+        spaced = 0.0
+        if ask.every > 0 and ask.screen is not None:
+            spaced = self.spaced.get((ask.chat, ask.screen[1])) or 0.0
+        wait = max(paused - now, spaced - now, pace.wait(now, ask.spare))
+        wait = max(wait, self.overall.wait(now, RANK_SPARES[ask.rank]))
         if wait > 0:
             return Admission(wait)
         self.paces[ask.chat] = pace  # it sends now: the newest to keep
@@ -251,8 +260,10 @@ class LocalPacer:
         self.overall.take(now)
         return Admission(ticket=repr(now))
 
-    async def landed(self, ask: Ask, ticket: str) -> None:
-        pass  # one process: its chat's queue sends one screen at a time
+    async def landed(self, ask: Ask, ticket: str, now: float) -> None:
+        """One process: its chat's queue sends one screen at a time; a spaced one waits after it."""
+        if ask.every > 0 and ask.screen is not None:
+            self.spaced[(ask.chat, ask.screen[1])] = now + ask.every
 
     def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
         pace = self.paces.get(chat)

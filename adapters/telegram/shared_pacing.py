@@ -10,7 +10,9 @@ in the same call refuses a table or hand older than one any process already sent
 screen's message id as stored now, so a process edits the hand another one just posted anew (a turn
 announced), not the old one it remembers; and while one process's send of a screen is on its way, the
 others' sends of it wait (``flight:<screen>``, until its answer came, `FLIGHT_HOLD` at most): two edits on
-their way at once could reach Telegram in either order.
+their way at once could reach Telegram in either order. A spaced screen (a running game's table, one edit
+every `Limits.table_every` seconds at most) waits until that long after its last send landed, from whichever
+process (``spaced:<screen>``, set when the answer comes).
 
 Why a shared bucket and window rather than a lease (one process owning a chat's deliveries at a time): a
 lease still needs the token-wide budget shared, it moves a chat's queue between processes when presses land
@@ -32,7 +34,7 @@ import secrets
 
 from adapters.telegram.memory import ref
 from adapters.telegram.pacing import RANK_SPARES, Admission, Ask, Clock, Limits, LocalPacer
-from bot.outbox import flight_mark, screen_marks
+from bot.outbox import flight_mark, screen_marks, spaced_mark
 from bot.runtime.lru import LRU
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM
@@ -68,7 +70,8 @@ def screen_turn(ask: Ask) -> ScreenTurn | None:
         return None
     home, name, version = ask.screen
     shown, sending = screen_marks(name)
-    return ScreenTurn(ref(home), shown, sending, version, name, flight_mark(name), FLIGHT_HOLD)
+    flight, spaced = flight_mark(name), spaced_mark(name)
+    return ScreenTurn(ref(home), shown, sending, version, name, flight, FLIGHT_HOLD, spaced, ask.every)
 
 
 class SharedPacer:
@@ -112,13 +115,16 @@ class SharedPacer:
         screen = screen_turn(ask)
         return await self._ask(ask.chat, now, chat_limit(self.limits, ask.chat), ask, screen)
 
-    async def landed(self, ask: Ask, ticket: str) -> None:
+    async def landed(self, ask: Ask, ticket: str, now: float) -> None:
+        if self.fallback is not None:
+            await self.fallback.landed(ask, ticket, now)
+            return
         screen = screen_turn(ask)
-        if self.fallback is not None or screen is None or not ticket:
+        if screen is None or not ticket:
             return
         try:
             before = self.store.round_trips
-            await self.shared.landed(screen, ticket)
+            await self.shared.landed(screen, ticket, self._now())  # the server's clock, as PACE's
             self.round_trips += self.store.round_trips - before
         except StoreUnavailable as error:
             log.info("chat %s: in-flight mark left to expire (%s)", ask.chat, error)

@@ -71,6 +71,7 @@ def screen_changes(
             header.game_id,
             turn_user=turn_user(header, game),
             announce=announce,
+            in_play=not game.is_over,
         )
     ]
     old_game = before.game if before is not None else None
@@ -84,15 +85,11 @@ def screen_changes(
             continue
         tr = ctx.tr(seat.lang)
         kept = old_drawn.get((seat_no, tr.lang))
-        quiet = quiet_hand(game, seat_no) if kept is not None and old_game is not None else None
-        if (
-            kept is not None
-            and quiet is not None
-            and old_game is not None
-            and quiet == quiet_hand(old_game, seat_no)
-        ):
+        quiet = quiet_hand(old_game, seat_no) if same_game and old_game is not None else None
+        if quiet is not None and quiet == quiet_hand(game, seat_no):
             if drawn is not None:  # a hand without buttons showing the same cards: nothing to draw or send
-                drawn[(seat_no, tr.lang)] = kept
+                assert isinstance(old_header, Playing) and old_game is not None
+                drawn[(seat_no, tr.lang)] = kept or hand_message(ctx, old_header, old_game, seat_no, tr)
             continue
         new = hand_message(ctx, header, game, seat_no, tr)
         if drawn is not None:
@@ -114,6 +111,7 @@ def screen_changes(
                 header.game_id,
                 new_message=not same_game,
                 announce=announce and seat_no == game.to_act,
+                in_play=not game.is_over,
             )
         )
     return effects
@@ -146,9 +144,12 @@ def turn_announced(ctx: Context, before: ChatSession | None, header: Playing, ga
 def quiet_hand(game: Game, seat: int) -> tuple[object, ...] | None:
     """Everything a hand message without buttons shows: its cards, out, over and trumps, and nothing of the
     table (the group's table shows whose turn it is, and the clock); None when the seat has buttons, whose
-    payloads carry the game step and so change with every move."""
+    payloads carry the game step and so change with every move. A player out of a game with places says
+    their place from then on (`out_place`), so the end changes their hand only in a draw."""
     if game.to_act == seat or game.legal_actions(seat):
         return None
+    if seat in game.out and not game.settings.teams and not (game.result is not None and game.result.draw):
+        return (game.hand_masks[seat], True, game.trump_index)  # its place, said when out, stands at the end
     return (game.hand_masks[seat], seat in game.out, game.is_over, game.trump_index)
 
 

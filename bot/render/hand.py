@@ -9,11 +9,11 @@ from bot.payloads import Payload
 from bot.render.app_button import open_app_button
 from bot.render.clock import time_left_text
 from bot.render.hand_layout import CHAT_HAND, HandLayout
-from bot.render.hand_status import own_result
+from bot.render.hand_status import out_place, own_result
 from bot.render.table import table_lines
 from bot.render.text import SUIT_SYMBOL, bold, card, cards, line, message, rows
 from bot.session import Playing
-from core import Action, Kind, View
+from core import Action, Kind, Settings, View
 
 
 def action_label(action: Action, view: View, tr: Translator) -> str:
@@ -108,6 +108,9 @@ def render_hand(
         return message(lines)
     if seat in view.out:
         lines.append(line(_("You are out. Well played!")))
+        place = out_place(view.out, seat, Settings.from_words(view.settings_words).teams, tr)
+        if place:
+            lines.append(line(bold(place)))
     elif my_turn:
         lines.append(line(bold(prompt(view, tr))))
         if now is not None and session.turn_deadline is not None:

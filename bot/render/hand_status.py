@@ -1,6 +1,7 @@
-"""The lines of a hand that are about the player rather than the cards: at the end, their own result. A hand
-is read far from the table (a private chat), so it says that itself. While the player waits it says nothing
-of the table: the group's table shows whose turn it is (`bot.game.screens.quiet_hand`)."""
+"""The lines of a hand that are about the player rather than the cards: their place once they are out, and at
+the end their own result. A hand is read far from the table (a private chat), so it says that itself. While
+the player waits it says nothing of the table: the group's table shows whose turn it is
+(`bot.game.screens.quiet_hand`)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,13 @@ def own_result(result: Result, seat: int, tr: Translator) -> str:
         # TRANSLATORS: {place} is an ordinal for the order out, as in "Alice is out, 2nd"
         return _("You finished {place}.").format(place=place)
     return ""
+
+
+def out_place(out: tuple[int, ...], seat: int, teams: bool, tr: Translator) -> str:
+    """The place of a player who went out ("You finished 2nd."), said at once: the order out is fixed when
+    they go (rules.md §7.2), so their hand need not change again at the end. Not in a team game, where the
+    team's result comes only at the end."""
+    if teams or seat not in out:
+        return ""
+    place = place_name(out.index(seat) + 1, tr)
+    return tr._("You finished {place}.").format(place=place)

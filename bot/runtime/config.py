@@ -53,6 +53,7 @@ class BotConfig(BaseSettings):
     telegram_cache_chats: int = Field(default=20_000, ge=100)  # chats whose message ids stay in memory
     telegram_cache_users: int = Field(default=50_000, ge=100)  # users whose name and language stay in memory
     telegram_repost_after: int = Field(default=10, ge=0)  # a table with more messages after it moves down
+    telegram_table_every: float = Field(default=8.0, ge=0, le=60)  # s between a running game's table edits
     stop_timeout: float = Field(default=10.0, ge=0, le=300)  # seconds queued messages get on SIGTERM
 
     @field_validator(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.effects import Alert, Effect, ShowHand
 from bot.inputs import User
+from core import Game
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness
@@ -112,3 +113,42 @@ async def test_a_discord_hand_is_drawn_again_after_its_own_press(fake_redis: obj
     effects = await press_move(harness, ANN, "a:6H")
     assert hands_of(effects) == {ANN.id, BOB.id}, "Discord answers a press by editing the hand itself"
     assert answer_to(effects, ANN) == ""
+
+
+# a 24-card deck dealt out whole (no talon): players go out as their last card leaves
+WHOLE_DECK = ["9H TH JH QH KH AH", "9S TS JS QS KS AS", "9C TC JC QC KC AC", "9D TD JD QD KD AD"]
+
+
+async def play_out(harness: Harness) -> tuple[Game, dict[str, list[Effect]]]:
+    """First legal moves to the end: the game over, and per person the effects given after they went out."""
+    after_out: dict[str, list[Effect]] = {user.id: [] for user in PLAYERS}
+    game = await game_now(harness)
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        action = game.legal_actions(seat)[0]
+        effects = await press_move(harness, PLAYERS[seat], action.code)
+        for out in game.out:
+            user = PLAYERS[out].id
+            after_out[user] += [e for e in effects if isinstance(e, ShowHand) and e.user_id == user]
+        game = game.apply(seat, action)
+    return game, after_out
+
+
+async def test_a_player_who_goes_out_is_told_their_place_and_the_end_leaves_their_hand_alone(
+    harness: Harness,
+) -> None:
+    await stacked_game(harness, PLAYERS, WHOLE_DECK, trump=None, words="deck=24")
+    game, after_out = await play_out(harness)
+    assert game.result is not None and not game.result.draw and game.out
+    first = PLAYERS[game.out[0]]
+    assert "You are out. Well played!\nYou finished 1st." in harness.screen.hands[first.id].plain_text
+    assert hands_of(after_out[first.id]) == set(), "the place said when out stands: no edit at the end"
+
+
+async def test_in_a_team_game_an_out_players_hand_waits_for_the_teams_result(harness: Harness) -> None:
+    await stacked_game(harness, PLAYERS, WHOLE_DECK, trump=None, words="deck=24 teams")
+    game, after_out = await play_out(harness)
+    first = PLAYERS[game.out[0]]
+    assert first.id in hands_of(after_out[first.id]), "the end tells them whether their team won"
+    assert "You finished" not in harness.screen.hands[first.id].plain_text

@@ -1,5 +1,6 @@
 """The shared flood limits' screen turn (storage/pace.py): a send of a table or hand learns the screen's
-message id in the same call, and while one send of a screen is on its way the others wait.
+message id in the same call, and while one send of a screen is on its way the others wait; a spaced screen
+(a running game's table) waits its spacing after its last send landed, whichever process made it.
 
 The tests take `store`: tests/storage/test_cluster.py runs them again on a Redis Cluster, where the screen is
 taken in its chat's slot first."""
@@ -17,6 +18,12 @@ CHAT = (20.0, 1.0, 20, 60.0)
 
 def hand_turn(version: int, hold: float = 5.0) -> ScreenTurn:
     return ScreenTurn(HOME, "shown:hand:7", "sending:hand:7", version, "hand:7", "flight:hand:7", hold)
+
+
+def table_turn(version: int, every: float = 8.0) -> ScreenTurn:
+    return ScreenTurn(
+        HOME, "shown:table", "sending:table", version, "table", "flight:table", 5.0, "spaced:table", every
+    )
 
 
 async def turn(store: RedisGameStore, screen: ScreenTurn, now: float, member: str) -> PaceVerdict:
@@ -67,3 +74,24 @@ async def test_a_send_that_never_landed_holds_nobody_after_its_hold(store: Redis
     assert (await turn(store, hand_turn(3, hold=1.0), now=100.0, member="a:1")).verdict == "send"
     assert (await turn(store, hand_turn(4), now=100.5, member="b:1")).verdict == "wait"
     assert (await turn(store, hand_turn(4), now=101.5, member="b:2")).verdict == "send"
+
+
+async def test_a_spaced_table_waits_its_spacing_after_another_processs_send_landed(
+    store: RedisGameStore,
+) -> None:
+    assert (await turn(store, table_turn(3), now=100.0, member="a:1")).verdict == "send"
+    await SharedLimits(store).landed(table_turn(3), "a:1", now=100.2)
+    held = await turn(store, table_turn(4), now=101.0, member="b:1")
+    assert held.verdict == "wait" and abs(held.value - 7.2) < 1e-6, "8 s from the answer, for process b too"
+    assert (await turn(store, table_turn(4), now=108.2, member="b:2")).verdict == "send"
+
+
+async def test_a_table_not_spaced_goes_inside_the_spacing(store: RedisGameStore) -> None:
+    assert (await turn(store, table_turn(3), now=100.0, member="a:1")).verdict == "send"
+    await SharedLimits(store).landed(table_turn(3), "a:1", now=100.2)
+    assert (await turn(store, table_turn(4, every=0.0), now=101.0, member="b:1")).verdict == "send", "the end"
+
+
+async def test_a_table_the_budget_kept_back_does_not_start_a_spacing(store: RedisGameStore) -> None:
+    await SharedLimits(store).landed(table_turn(3), "a:1", now=100.0, sent=False)
+    assert (await turn(store, table_turn(3), now=100.1, member="a:2")).verdict == "send"

@@ -231,6 +231,24 @@ async def test_a_slow_service_still_gets_the_press_answered_within_a_second(worl
     world.fake.assert_no_bad_requests()
 
 
+async def test_the_next_players_buttons_do_not_wait_for_the_press_being_answered(world: World) -> None:
+    group, ann, bob = await two_player_game(world)
+    mover = world.acting([ann, bob])
+    other = bob if mover is ann else ann
+    hand = world.hand(mover)
+    assert hand is not None
+    data = next(b["callback_data"] for b in hand.buttons() if "callback_data" in b)
+    world.fake.hold("answerCallbackQuery")  # the press's answer is slow to reach Telegram
+    world.fake.user_presses(mover, hand.message_id, mover, data)
+    try:
+        await world.fake.wait_until(
+            lambda: world.acting([ann, bob]) is other, what="the next player's buttons while the answer waits"
+        )
+    finally:
+        world.fake.release()
+    await world.settle()
+
+
 async def test_a_practice_game_in_the_private_chat_against_the_ai(world: World) -> None:
     ann = world.person("Ann")
     await world.say(ann, ann, "/newgame deck=24")
