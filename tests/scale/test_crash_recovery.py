@@ -173,9 +173,10 @@ async def tap_until(
         while (await game_of(store, group))[0] == version:
             assert time.monotonic() - still_since < STILL, "a current button was not applied"
             answer = fake.callback_answers.get(query)
-            if answer is not None and "Too many" in answer.text:  # faster than people tap: again, later
-                await asyncio.sleep(0.5)
-                query = fake.user_presses(player, message_id, player, data)
+            if answer is not None and "Too many" in answer.text:  # faster than people tap: later, on what
+                await asyncio.sleep(0.5)  # the screens show then (the hand may have been drawn meanwhile)
+                tapped.pop()
+                break
             if answer is not None and "out of date" in answer.text:  # a left hand's button not made as
                 tapped.pop()  # tapped (bot/game/fast_taps.py): the refusal drew the hand again; tap that
                 break
