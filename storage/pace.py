@@ -90,6 +90,7 @@ class SharedLimits:
         keys += [k.pace_key(platform, f"chat:{chat}"), k.pace_key(platform, f"chat:{chat}:sent")]
         screen_args: list[Any] = ["", "", 0]  # not a screen, or taken apart on a cluster
         message_args: list[Any] = ["", "", "0"]
+        spacing = ""  # checked by PACE only on a single Redis (SCREEN_TURN checks it on a cluster)
         stored = ""
         if screen is not None:
             screen_keys = [k.messages_key(screen.home), k.state_key(screen.home)]
@@ -106,11 +107,11 @@ class SharedLimits:
             else:
                 keys += screen_keys
                 screen_args, message_args = screen.args(), screen.message_args()
+                spacing = screen.spacing_field()
         args: list[Any] = ["" if now is None else repr(now), member, *spares]
         args += [repr(float(x)) for x in (chat_limit or (0, 0, 0, 0))]
         args += [repr(float(x)) for x in token]
-        spacing = [screen.spacing_field() if screen is not None else "", "0"]
-        args += [*screen_args, repr(in_flight), *message_args, *spacing, len(settles)]
+        args += [*screen_args, repr(in_flight), *message_args, spacing, len(settles)]
         for scope, settled, seconds in settles:
             args += [scope, settled, repr(seconds)]
         reply = await store.script(PACE, keys, args)

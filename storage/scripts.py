@@ -341,9 +341,9 @@ end
 #       14 its sending field, 15 its version, 16 the seconds a send not answered yet is counted after it was
 #       let go, 17 the field of the screen's message id, 18 its in-flight field, 19 the seconds at most that a
 #       send of the screen holds other processes' sends of it back (`FLIGHT_LANDED` ends it when its answer
-#       comes), 20 the screen's spacing field ("": not spaced; `FLIGHT_LANDED` sets it), 21 unused (0),
-#       22 how many settles follow, then per settle three: "t" (the token's sends) or "c"
-#       (this chat's), the member, the seconds to move it by.
+#       comes), 20 the screen's spacing field ("": not spaced; `FLIGHT_LANDED` sets it), 21 how many
+#       settles follow, then per settle three: "t" (the token's sends) or "c" (this chat's), the member,
+#       the seconds to move it by.
 # A send is counted as made a moment after it was let go (it reaches Telegram later, and how much later
 # varies); a settle moves it to the time its answer came (Telegram counted it somewhere in between).
 # Returns {"send", now, 0, the screen's stored "<game>:<message id>" or ""}, {"wait", seconds, the part of
@@ -358,7 +358,7 @@ PACE = Script(
     + NOW
     + """
 local eps = 1e-6
-for i = 23, 22 + 3 * tonumber(ARGV[22]), 3 do
+for i = 22, 21 + 3 * tonumber(ARGV[21]), 3 do
   local key = ARGV[i] == 't' and KEYS[2] or KEYS[4]
   local at = redis.call('ZSCORE', key, ARGV[i + 1])
   if at then redis.call('ZADD', key, 'XX', tonumber(at) + tonumber(ARGV[i + 2]), ARGV[i + 1]) end

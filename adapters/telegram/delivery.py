@@ -130,7 +130,7 @@ class Delivery:
         home = self.memory.current(item.home)
         if home != item.home:
             item = item.moved(item.home, home)
-        if not item.queued_at:
+        if item.waits_for_turn and not item.queued_at:  # the one kind of item held from when it came
             item = replace(item, queued_at=self.clock.now())
         queue = self.queues.get(item.chat)
         if queue is None:

@@ -19,18 +19,20 @@ def own_result(result: Result, seat: int, tr: Translator) -> str:
         return _("Your team lost: you are the durak.") if seat in result.losers else _("Your team won.")
     if seat == result.durak:
         return _("You are the durak.")
-    if seat in result.order_out:
-        place = place_name(result.order_out.index(seat) + 1, tr)
-        # TRANSLATORS: {place} is an ordinal for the order out, as in "Alice is out, 2nd"
-        return _("You finished {place}.").format(place=place)
-    return ""
+    return finished(result.order_out, seat, tr)
 
 
 def out_place(out: tuple[int, ...], seat: int, teams: bool, tr: Translator) -> str:
     """The place of a player who went out ("You finished 2nd."), said at once: the order out is fixed when
     they go (rules.md §7.2), so their hand need not change again at the end. Not in a team game, where the
     team's result comes only at the end."""
-    if teams or seat not in out:
+    return "" if teams else finished(out, seat, tr)
+
+
+def finished(order_out: tuple[int, ...], seat: int, tr: Translator) -> str:
+    """ "You finished 2nd." for a seat in the order out, "" for one not in it."""
+    if seat not in order_out:
         return ""
-    place = place_name(out.index(seat) + 1, tr)
+    place = place_name(order_out.index(seat) + 1, tr)
+    # TRANSLATORS: {place} is an ordinal for the order out, as in "Alice is out, 2nd"
     return tr._("You finished {place}.").format(place=place)
