@@ -253,6 +253,13 @@ def config_problems(config: BotConfig) -> list[str]:
     if config.webhook_url and not config.webhook_url.startswith("https://"):
         problems.append("WEBHOOK_URL must start with https:// (Telegram calls webhooks over TLS only).")
     problems.extend(webapp_problems(config))
+    if config.redis_url:
+        from storage.redis_url import InvalidRedisUrl, parse_redis_url
+
+        try:
+            parse_redis_url(config.redis_url)
+        except InvalidRedisUrl as error:
+            problems.append(str(error))
     return problems
 
 

@@ -24,9 +24,13 @@ async def open_store_or_explain(
 ) -> tuple[GameStore, Callable[[], Awaitable[None]]] | None:
     """The store and its close function; None (after saying why) when the embedded Redis cannot start."""
     from storage.connect import open_store
+    from storage.redis_url import InvalidRedisUrl
 
     try:
         return await open_store(redis_url, data_dir)
+    except InvalidRedisUrl as error:
+        print(error, file=sys.stderr)
+        return None
     except (OSError, RuntimeError) as error:
         print(f"Could not start the embedded Redis in {data_dir}: {error}", file=sys.stderr)
         return None

@@ -7,7 +7,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis import exceptions as rex
@@ -17,6 +16,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 
 from storage.embedded import RedisServer, find_redis_server
 from storage.errors import StoreUnavailable
+from storage.redis_url import parse_redis_url, printable_url
 from storage.store import RedisGameStore
 
 log = logging.getLogger(__name__)
@@ -44,17 +44,15 @@ def client_options(*, retries: int = 3, timeout: float = 2.0) -> dict[str, Any]:
 
 def client_for_url(url: str, **overrides: Any) -> aioredis.Redis | RedisCluster:
     """redis://, rediss:// (TLS; certificates via the usual ssl_* query options) and unix:// URLs.
-    Add `cluster=yes` to the query to talk to a Redis Cluster (any node's address will do)."""
-    parts = urlsplit(url)
-    query = dict(parse_qsl(parts.query))
-    cluster = query.pop("cluster", "").lower() in {"1", "yes", "true"}
-    url = urlunsplit(parts._replace(query=urlencode(query)))
+    Add `cluster=yes` to the query to talk to a Redis Cluster (any node's address will do).
+    A URL that cannot work raises InvalidRedisUrl (storage/redis_url.py), before any connection."""
+    parsed = parse_redis_url(url)
     options = client_options() | overrides
-    if cluster:
+    if parsed.cluster:
         options.pop("retry_on_timeout", None)
         options.pop("health_check_interval", None)
-        return RedisCluster.from_url(url, **options)
-    return pooled_client(url, **options)
+        return RedisCluster.from_url(parsed.url, **options)
+    return pooled_client(parsed.url, **options)
 
 
 MAX_CONNECTIONS = 100  # per process; more simultaneous calls wait for a free connection
@@ -68,14 +66,6 @@ def pooled_client(url: str, **options: Any) -> aioredis.Redis:
     options.setdefault("max_connections", MAX_CONNECTIONS)
     options.setdefault("timeout", POOL_WAIT)
     return aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(url, **options))
-
-
-def printable_url(url: str) -> str:
-    """The URL with its password masked: ``redis://user:***@host:6379/0``, fit for a log line."""
-    scheme, sep, rest = url.partition("://")
-    userinfo, at, host = rest.rpartition("@")
-    user, colon, _ = userinfo.partition(":")
-    return f"{scheme}{sep}{user}:***@{host}" if sep and at and colon else url
 
 
 async def open_store(redis_url: str | None, data_dir: Path = Path("data")) -> tuple[RedisGameStore, Close]:

@@ -123,6 +123,7 @@ class RedisServer:
         binary: str | None = None,
         port: int | None = None,
         fsync: str = "everysec",
+        password: str | None = None,
         extra_args: list[str] | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
@@ -135,7 +136,8 @@ class RedisServer:
         self.socket = None if port else socket_path_for(self.data_dir)
         self.fresh_dir: Path | None = None  # a mkdtemp directory of ours for the socket, removed at stop
         self.fsync = fsync
-        self.extra_args = extra_args or []
+        self.password = password
+        self.extra_args = (["--requirepass", password] if password else []) + (extra_args or [])
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -144,6 +146,7 @@ class RedisServer:
 
     def client(self, **options: object) -> redis.Redis:
         """A blocking client, for readiness checks and test set-up."""
+        options.setdefault("password", self.password)
         if self.port:
             return redis.Redis(host="127.0.0.1", port=self.port, **options)  # type: ignore[arg-type]
         return redis.Redis(unix_socket_path=str(self.socket), **options)  # type: ignore[arg-type]

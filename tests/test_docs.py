@@ -7,6 +7,7 @@ of a rules file that is not in the repository, would send a reader nowhere.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from core.settings import accepted_words
@@ -75,12 +76,34 @@ def test_nothing_cites_a_rules_file_outside_the_repository() -> None:
     assert citing == []
 
 
-def test_ci_runs_the_readmes_test_command() -> None:
-    """A fresh machine runs what the README says, and CI runs exactly that, plus its lint and type checks."""
+def readme_commands() -> list[str]:
+    """The lines of the README's first ``sh`` block: the commands a new user pastes."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = next(line.split("#")[0].strip() for line in readme.splitlines() if "# the test suite" in line)
-    assert command.endswith("python -m pytest")
+    block = readme.split("```sh\n", 1)[1].split("\n```", 1)[0]
+    return block.splitlines()
+
+
+def test_the_readme_starts_with_two_commands_that_make_their_own_virtual_environment() -> None:
+    """A distribution's Python refuses installs outside a virtual environment (PEP 668): each line makes one."""
+    play, tests = readme_commands()
+    for command in (play, tests):
+        assert command.startswith("python3 -m venv .venv && .venv/bin/pip install -e "), command
+        assert "#" not in command, "a line a person pastes as it is"
+    assert play.endswith(" && .venv/bin/durak-bot play")
+    assert '.venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest' in tests
+
+
+def test_ci_runs_the_readmes_test_command_in_a_new_environment() -> None:
+    """CI reads the README's second line and runs it with `.venv` made anew, then its lint and type checks
+    from that environment."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert command in ci
+    function = re.search(r"^readme_test_command\(\) \{$.*?^\}$", ci, re.MULTILINE | re.DOTALL)
+    assert function is not None
+    found = subprocess.run(
+        ["bash", "-c", f"{function.group(0)}\nreadme_test_command"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert found.stdout.strip() == readme_commands()[1]
+    assert 'bash -c "${command//.venv/$venv}"' in ci
+    assert 'rm -rf "$venv"' in ci
     for check in ("ruff check", "ruff format --check", "mypy --strict"):
-        assert f"python -m {check}" in ci
+        assert f'"$venv/bin/python" -m {check}' in ci

@@ -15,7 +15,7 @@ import pytest
 from bot.runtime.config import BotConfig
 from bot.runtime.logs import configure, keep_secret
 from bot.runtime.redact import Redactor, url_password
-from storage.connect import printable_url
+from storage.redis_url import printable_url
 
 TOKEN = "7012345678:AAHq3xYzW9-secret_half_of_the_token_0123"
 OTHER_TOKEN = "5550001111:BBFf_another-bots-secret-half-abcdef"  # not configured: caught by its shape

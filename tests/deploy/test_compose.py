@@ -43,8 +43,31 @@ def test_the_bot_is_built_from_this_checkout_and_configured_by_the_env_file() ->
     assert bot["build"] == "."
     assert bot["env_file"] == ".env"
     assert bot["environment"]["REDIS_URL"] == "redis://redis:6379/0"
-    assert re.fullmatch(r"https://\$\{DOMAIN[^}]*\}/telegram", bot["environment"]["WEBHOOK_URL"])
     assert bot["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_nothing_in_compose_is_required_so_a_bot_without_a_domain_starts_from_its_env_file() -> None:
+    """A `${VAR:?...}` stops every `docker compose` command while VAR is empty, whichever services run."""
+    text = (REPO / "compose.yaml").read_text()
+    assert not re.search(r"\$\{\w+\??:?\?", text), "a required variable in compose.yaml"
+
+
+def test_a_long_polling_or_discord_only_bot_is_not_forced_onto_a_webhook() -> None:
+    """WEBHOOK_URL is the operator's, from .env: empty means long polling, which needs no domain."""
+    assert "WEBHOOK_URL" not in compose()["services"]["bot"]["environment"]
+
+
+def test_caddy_runs_only_with_the_https_profile_and_the_env_file_turns_it_on() -> None:
+    assert compose()["services"]["caddy"]["profiles"] == ["https"]
+    assert all("profiles" not in service for name, service in compose()["services"].items() if name != "caddy")
+    settings = (REPO / ".env.example").read_text()
+    assert re.search(r"^COMPOSE_PROFILES=$", settings, re.MULTILINE), "off unless the operator says https"
+    assert "COMPOSE_PROFILES=https" in settings and "WEBHOOK_URL=https://DOMAIN/telegram" in settings
+
+
+def test_the_env_file_says_how_compose_uploads_discords_commands() -> None:
+    settings = (REPO / ".env.example").read_text()
+    assert re.search(r"^DISCORD_SYNC=0$", settings, re.MULTILINE)
 
 
 def test_the_bot_health_check_is_the_images_and_docker_waits_longer_than_the_drain() -> None:
@@ -97,7 +120,7 @@ def test_the_caddyfile_sends_the_discord_activitys_path_to_its_port() -> None:
     assert route is not None and route.group(1) == port.group(1)
 
 
-@pytest.mark.parametrize("name", ["DOMAIN", "TELEGRAM_TOKEN", "DISCORD_TOKEN"])
+@pytest.mark.parametrize("name", ["DOMAIN", "COMPOSE_PROFILES", "TELEGRAM_TOKEN", "DISCORD_TOKEN", "DISCORD_SYNC"])
 def test_env_example_names_what_compose_needs(name: str) -> None:
     settings = (REPO / ".env.example").read_text()
     assert re.search(rf"^{name}=", settings, re.MULTILINE)

@@ -29,7 +29,8 @@ ACK_DEADLINE = 3.0  # seconds Discord gives a bot to answer an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token (and so an ephemeral message) stays editable
 
 
-BODY = web.RequestKey("body", object)
+# aiohttp 3.14 asks for typed request keys; the oldest aiohttp our range admits has only string keys
+BODY: Any = web.RequestKey("body", object) if hasattr(web, "RequestKey") else "body"
 
 
 @dataclass

@@ -15,8 +15,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def clean_env(data_dir: Path, **extra: str) -> dict[str, str]:
-    """No tokens or Redis URL from the developer's environment; terminal games at full speed."""
+    """No tokens or Redis URL from the developer's environment; terminal games at full speed. The
+    interpreter's own scripts (``durak-bot``) come first on PATH, as in an activated virtual environment,
+    so a suite run as ``.venv/bin/python -m pytest`` runs the commands it installed."""
     env = {k: v for k, v in os.environ.items() if k not in {"TELEGRAM_TOKEN", "DISCORD_TOKEN", "REDIS_URL"}}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env.update({"DATA_DIR": str(data_dir), "AI_DELAY": "0", "PYTHONPATH": str(REPO), "NO_COLOR": "1"} | extra)
     return env
 
