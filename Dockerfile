@@ -23,8 +23,10 @@ RUN pip install --no-compile . \
     && rm -rf /root/.cache
 
 USER 10001:10001
+# LISTEN_ADDRESS: the container's ports are reached from Caddy's container, not from this one's loopback
 ENV DATA_DIR=/app/data \
-    PORT=8080
+    PORT=8080 \
+    LISTEN_ADDRESS=0.0.0.0
 EXPOSE 8080
 
 # `durak-bot health` asks GET /readyz on 127.0.0.1:$PORT: Redis, the platforms and the AI workers.

@@ -1,4 +1,4 @@
-"""What a decision may depend on besides the record: the chat, the clock reading, new ids and seeds.
+"""What a decision may depend on besides the record: the chat, the clock reading, new ids, seeds and salts.
 
 Passing these in keeps `bot.game.lobby` and `bot.game.moves` pure and lets tests and golden transcripts fix
 them.
@@ -13,6 +13,7 @@ from bot.ai_seats import INLINE, AiAnswers
 from bot.commands.table import spelled
 from bot.i18n import Translator, translator
 from bot.render.hand_layout import HandLayout, hand_layout
+from core.commitment import new_salt as secret_salt
 from storage.keys import ChatRef
 from storage.models import ChatRecord
 
@@ -42,6 +43,9 @@ class Context:
     new_seed: Callable[[], int]
     config: ServiceConfig
     ai: AiAnswers = INLINE  # AI moves and hints worked out ahead, off the event loop (`bot.runtime.ai_pool`)
+    # a deal's secret salt (`core.commitment`): 128 bits of the system's randomness in play, fixed in tests;
+    # None: the game is not sealed (`durak-bot demo`, whose seed prints the same game every time)
+    new_salt: Callable[[], str | None] = secret_salt
 
     @property
     def chat_id(self) -> str:
@@ -60,11 +64,6 @@ class Context:
     def opens_app(self) -> bool:
         """This chat's table and hands offer the web app ("Open table"): its platform has one configured."""
         return self.chat.platform in self.config.app_platforms
-
-    def new_salt(self) -> str:
-        """128 secret bits (32 hex digits) for a deal's commitment (`core.commitment`), from the same source
-        as the seeds: the operating system's randomness in play, fixed ones in tests."""
-        return "".join(f"{self.new_seed() & (2**64 - 1):016x}" for _ in range(2))
 
     def spelled(self, command: str) -> str:
         """``command`` as this chat's platform offers it, for a reply to name: ``/durak new`` on Discord."""

@@ -21,7 +21,9 @@ SELF_PLAY_CLOCK = 1_767_225_600.0  # 2026-01-01 00:00 UTC: tables never show the
 
 def self_play_service(store: GameStore, seed: int) -> GameService:
     """A service on which one seed plays one game, every time: a fixed clock, ids demo1, demo2... and every
-    deal from ``seed``; AI moves are made at once, within the press."""
+    deal from ``seed``; AI moves are made at once, within the press. Its deals are not sealed: a seal whose
+    salt came from the seed could be opened by trying seeds, and a secret salt would print another game each
+    time (docs/fairness.md)."""
     counter = itertools.count(1)
     return GameService(
         store,
@@ -29,6 +31,7 @@ def self_play_service(store: GameStore, seed: int) -> GameService:
         clock=lambda: SELF_PLAY_CLOCK,
         new_id=lambda: f"demo{next(counter)}",
         seed_source=lambda: seed,
+        salt_source=lambda: None,
     )
 
 

@@ -34,6 +34,7 @@ from bot.runtime import metrics
 from bot.runtime import unusable as repair
 from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Playing
+from core.commitment import new_salt
 from core.deal import new_seed
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
@@ -103,6 +104,7 @@ class GameService:
         clock: Callable[[], float] = time.time,
         new_id: Callable[[], str] = new_short_id,
         seed_source: Callable[[], int] = new_seed,
+        salt_source: Callable[[], str | None] = new_salt,
         limiter: PressLimiter | None = None,
         ai: AiPool | None = None,
         hint_limiter: PressLimiter | None = None,
@@ -114,6 +116,7 @@ class GameService:
         self.clock = clock
         self.new_id = new_id
         self.seed_source = seed_source
+        self.salt_source = salt_source  # each deal's secret salt; None: deals not sealed (`bot.self_play`)
         self.recent = RecentStates()
         self.queries = GameQueries(store, self.recent)  # the read side, for adapters (`bot.queries`)
         self.limiter = limiter  # `durak-bot run` sets one; tests and the terminal press as fast as they like
@@ -267,7 +270,15 @@ class GameService:
         if record is None:
             record = await repair.loaded(self.store, chat, notes)
         for _attempt in range(MAX_ATTEMPTS):
-            ctx = Context(chat, record, self.clock(), self.new_id, self.seed_source, self.config)
+            ctx = Context(
+                chat,
+                record,
+                self.clock(),
+                self.new_id,
+                self.seed_source,
+                self.config,
+                new_salt=self.salt_source,
+            )
             try:
                 session = self.recent.session(chat, record.state)
             except repair.Unreadable as problem:

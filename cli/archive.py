@@ -8,6 +8,7 @@ import sys
 
 from bot.runtime.config import BotConfig
 from cli.stores import local_data_dir, open_store_or_explain
+from core.commitment import CHECKED, CHECKS, Verdict
 
 # ---- replay -------------------------------------------------------------------------------------------
 
@@ -63,8 +64,9 @@ async def replay(config: BotConfig, args: argparse.Namespace) -> int:
 
 
 async def verify(config: BotConfig, args: argparse.Namespace) -> int:
-    """Check a finished game's deal offline: the revealed order and salt give the seal shown at the start,
-    and the recorded game replays from that order to the announced result (docs/fairness.md)."""
+    """Check a finished game's deal offline: each check of `core.commitment.CHECKS` (the ones the replay page
+    makes) in turn, printed by name; the last line says whether the deal checks out, or the first check that
+    fails, where and why (docs/fairness.md)."""
     from bot.game.archive import ArchiveError, revealed_deal
 
     archived = await archived_record(config, args.game_id)
@@ -82,9 +84,24 @@ async def verify(config: BotConfig, args: argparse.Namespace) -> int:
     print(f"seal (at the start): {deal.commitment}")
     print(f"salt:  {deal.salt}")
     print(f"order: {deal.order}")
-    print(f"moves replayed: {len(deal.played.log)}")
+    print(f"recorded moves: {len(deal.played.log)}")
+    for name, outcome in check_outcomes(verdict):
+        print(f"{name:<7}{outcome:<12}{CHECKED[name]}")
     if verdict.ok:
-        print("The deal checks out: the seal matches, and the game was played from that deck to its result.")
+        print(
+            "The deal checks out: every card dealt and drawn came from the sealed deck, to the result announced."
+        )
         return 0
-    print(f"The deal does NOT check out: {verdict.reason}.")
+    print(f"The deal does NOT check out: {verdict}.")
     return 1
+
+
+def check_outcomes(verdict: Verdict) -> list[tuple[str, str]]:
+    """Each check's name and what became of it: "ok" up to the one that failed, then "not made"."""
+    if verdict.ok:
+        return [(name, "ok") for name in CHECKS]
+    failed_at = CHECKS.index(verdict.check)
+    return [
+        (name, "ok" if n < failed_at else "FAILED" if n == failed_at else "not made")
+        for n, name in enumerate(CHECKS)
+    ]

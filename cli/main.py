@@ -443,9 +443,7 @@ class MetricsServer(Protocol):
     def shutdown(self) -> None: ...
 
 
-def start_metrics(
-    config: BotConfig, store: GameStore, stop: asyncio.Event, addr: str = "0.0.0.0"
-) -> MetricsServer | None:
+def start_metrics(config: BotConfig, store: GameStore, stop: asyncio.Event) -> MetricsServer | None:
     """With METRICS=on: count, and serve the numbers on METRICS_PORT (default 9464), or on the webhook's
     port when the Telegram webhook serves them (`BotConfig.metrics_on_webhook`). The HTTP server we
     started here, or None."""
@@ -465,15 +463,15 @@ def start_metrics(
     if config.metrics_on_webhook:
         log.info("metrics on the Telegram webhook's port %d at /metrics", config.port)
         return None
-    server: MetricsServer = enabled.serve(config.metrics_port, addr)
+    server: MetricsServer = enabled.serve(config.metrics_port, config.listen_address)
     return server
 
 
 async def health(config: BotConfig, args: argparse.Namespace) -> int:
     """`durak-bot health`: the container's health check; one line, exit 0 when ready."""
-    from bot.runtime.health import probe
+    from bot.runtime.health import probe, probe_host
 
-    ready, line = await asyncio.to_thread(probe, args.port or config.port)
+    ready, line = await asyncio.to_thread(probe, args.port or config.port, probe_host(config.listen_address))
     print(line)
     return 0 if ready else 1
 

@@ -36,7 +36,6 @@ from bot.service import GameService
 from bot.timers import Deliveries, run_own_timers
 
 log = logging.getLogger("durak.discord")
-ACTIVITY_LISTEN = "0.0.0.0"  # the Activity's page, behind the https proxy Discord's URL mapping points at
 
 
 class DiscordSettings(BaseSettings):
@@ -222,7 +221,7 @@ async def run_discord(
     async with client:
         if pages is not None:
             pages.hold_back_screens(deliveries if deliveries is not None else client.deliver_due)
-            await pages.serve(ACTIVITY_LISTEN, config.discord_activity_port)
+            await pages.serve(config.listen_address, config.discord_activity_port)
         try:
             await client.start(token)
         finally:

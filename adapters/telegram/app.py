@@ -161,7 +161,7 @@ class TelegramBot:
     async def start(
         self,
         webhook: bool | None = None,
-        listen: str = "0.0.0.0",
+        listen: str | None = None,
         own_timer_loop: bool = False,
         timer_poll: float = 0.25,
         timer_clock: Callable[[], float] = time.time,
@@ -171,6 +171,7 @@ class TelegramBot:
         ``own_timer_loop``: run a turn-timer loop here (tests, or a process serving only Telegram without
         `cli.main`); otherwise register with the process's loop."""
         application = self.application
+        listen = listen or self.config.listen_address  # LISTEN_ADDRESS, for the webhook's and the pages' port
         await connected(application, self.start_retry_delays)
         self.delivery.bot_username = application.bot.username
         await self.publish_commands()

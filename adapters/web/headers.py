@@ -26,8 +26,10 @@ Which origins Telegram's web clients use (looked up for this list):
 A Discord Activity is the page in an iframe of Discord's client, loaded from the application's proxy
 host, ``https://<application id>.discordsays.com``. The Embedded App SDK (2.5.0, src/Discord.ts) takes
 messages only from its own origin and Discord's clients, https://discord.com, https://ptb.discord.com and
-https://canary.discord.com (and their discordapp.com twins, which now redirect to them); those, and the
-proxy's hosts (an Activity framed within Discord's own proxied frame), may frame the page.
+https://canary.discord.com (and their discordapp.com twins, which now redirect to them); those, and our own
+application's proxy host (an Activity framed within Discord's own proxied frame), may frame the Activity's
+pages (`discord_frame_ancestors`); no other application's ``*.discordsays.com`` host may. The Telegram
+pages are framed by Telegram's web clients only (`TELEGRAM_FRAME_ANCESTORS`).
 
 Anything else (another site framing the page to trick a click) is refused by the browser.
 """
@@ -40,32 +42,42 @@ from aiohttp import web
 
 ResponseHook = Callable[[web.Request, web.StreamResponse], Awaitable[None]]
 
-# The one list of sites that may frame the page: Telegram's web clients, then Discord's (its Activities).
-FRAME_ANCESTORS: tuple[str, ...] = (
+# The sites that may frame the page: Telegram's web clients; Discord's clients, for an Activity.
+TELEGRAM_FRAME_ANCESTORS: tuple[str, ...] = (
     "https://web.telegram.org",
     "https://webk.telegram.org",
     "https://webz.telegram.org",
+)
+DISCORD_CLIENTS: tuple[str, ...] = (
     "https://discord.com",
     "https://ptb.discord.com",
     "https://canary.discord.com",
     "https://discordapp.com",
     "https://ptb.discordapp.com",
     "https://canary.discordapp.com",
-    "https://*.discordsays.com",
 )
+FRAME_ANCESTORS = TELEGRAM_FRAME_ANCESTORS  # a page served for no platform in particular: Telegram's
+NO_FRAME: tuple[str, ...] = ("'none'",)  # the local game's page, opened in a tab of its own
 NO_STORE = "no-store"
+
+
+def discord_frame_ancestors(client_id: str) -> tuple[str, ...]:
+    """Discord's clients and this application's own proxy host, for its Activity's pages."""
+    return (*DISCORD_CLIENTS, f"https://{client_id}.discordsays.com")
 
 
 def content_security_policy(ancestors: tuple[str, ...] = FRAME_ANCESTORS) -> str:
     """Only who may frame the page: its scripts and styles are its own files plus Telegram's script, which
-    app.js loads only inside Telegram (the Discord SDK is one of its own files), and a tighter policy is not needed to keep a hand secret."""
+    app.js loads only inside Telegram (the Discord SDK is one of its own files), and a tighter policy is not
+    needed to keep a hand secret."""
     return "frame-ancestors " + " ".join(ancestors)
 
 
-def secured(base: str) -> ResponseHook:
+def secured(base: str, ancestors: tuple[str, ...] = FRAME_ANCESTORS) -> ResponseHook:
     """Adds the headers above to the answers under ``base`` (the path of WEBAPP_URL; "" for a whole app of
-    the page's own), whatever else the app serves (the Telegram webhook, /metrics)."""
-    policy = content_security_policy()
+    the page's own), whatever else the app serves (the Telegram webhook, /metrics); ``ancestors`` may frame
+    the page."""
+    policy = content_security_policy(ancestors)
     api = base + "/api/"
 
     async def mark(request: web.Request, response: web.StreamResponse) -> None:

@@ -6,7 +6,8 @@
   (tens of milliseconds of CPU for a long game), so the budget is a few at once, then one every 2 s.
 - Analyses: ``GET /api/analysis`` per person (`analysis_limiter`). The page asks again every 2 s while the
   analysis is computed, and what it starts is bounded apart (`bot.runtime.analyses`: one per game, one per
-  chat at a time), so the budget covers that polling: a few at once, then one a second.
+  chat at a time, and 5 new ones per person an hour, `started_budget`), so the budget covers that polling: a
+  few at once, then one a second. `analysis_refusal` says why one was not started.
 - Presses: the service's own limit (`bot.runtime.ratelimit`), the same bucket as the chat's buttons.
 
 As `bot.runtime.ratelimit` explains, the buckets are per process. A refusal is a 429 with ``Retry-After``.
@@ -23,6 +24,8 @@ from collections.abc import Callable
 
 from aiohttp import web
 
+from bot.i18n import Translator
+from bot.runtime.analyses import STARTS_PER_HOUR, Busy
 from bot.runtime.ratelimit import PressLimiter
 
 READ_RATE = 2.0  # state reads per second, sustained
@@ -47,6 +50,23 @@ def replay_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
 
 def analysis_limiter(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
     return PressLimiter(ANALYSIS_RATE, ANALYSIS_BURST, clock)
+
+
+def analysis_refusal(busy: Busy, tr: Translator) -> tuple[str, str]:
+    """The text and ``Retry-After`` of the 429 for an analysis `Analyses.ask` did not start now. A person
+    past their budget may start the next one within 60 / ``STARTS_PER_HOUR`` minutes (one comes back that
+    often); the other two wait for someone else's analysis, a few seconds to a minute."""
+    if busy is Busy.PERSON:
+        minutes = math.ceil(60 / STARTS_PER_HOUR)
+        text = tr.n_(
+            "You have started many analyses lately: try again in {n} minute.",
+            "You have started many analyses lately: try again in {n} minutes.",
+            minutes,
+        ).format(n=minutes)
+        return text, str(minutes * 60)
+    if busy is Busy.CHAT:
+        return tr._("Another game of this chat is being analysed: try again when it is done."), "10"
+    return tr._("Many games are being analysed right now: try again in a minute."), "10"
 
 
 def retry_after(limiter: PressLimiter) -> str:

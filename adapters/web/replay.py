@@ -21,7 +21,14 @@ from collections.abc import Callable
 from typing import Any
 
 from adapters.web.links import replay_ref
-from bot.game.archive import chat_id_of, first_position, replayed, result_message
+from bot.game.archive import (
+    ArchiveError,
+    announced_result,
+    chat_id_of,
+    first_position,
+    replayed,
+    result_message,
+)
 from bot.game.last_actions import events_of_step
 from bot.i18n import Translator, translator
 from bot.render.lobby import seat_label
@@ -29,7 +36,9 @@ from bot.render.rules import rules_in_short
 from bot.render.table import describe_event
 from bot.session import Seat
 from core import Action, Game, Kind
-from core.events import Drew
+from core.cards import CARDS, deck_ids
+from core.commitment import CHECKS
+from core.events import Drew, TrumpsChanged
 from core.view import build_view
 
 State = dict[str, Any]
@@ -80,17 +89,24 @@ class ReplayCache:
 
 def replay_state(record: str, lang: str, pause: Callable[[], object] = lambda: None) -> State:
     """The replay's JSON: the players, every step's full position and move line, the result, the page's
-    labels. ArchiveError when the record does not replay. ``pause`` is called after every step."""
+    labels, and what the page's check of the sealed deal needs. ArchiveError when the record does not replay,
+    unless its deal is sealed: then the steps stop before the move that does not replay, and the page's check
+    says which it is (as `durak-bot verify` does). ``pause`` is called after every step."""
     data, game, log, seats = first_position(record)
+    dealt = game
     chat_id = chat_id_of(str(data.get("chat", "")))
     tr = translator(lang)
     names = [seat.name for seat in seats]
     steps = [position(game, 0, None, [tr._("The cards are dealt.")])]
-    for step in replayed(game, log):
-        lines = move_lines(step.before, step.seat, step.action, step.after, names, tr)
-        steps.append(position(step.after, step.number, step.seat, lines, refill(step.after)))
-        game = step.after
-        pause()
+    try:
+        for step in replayed(game, log):
+            lines = move_lines(step.before, step.seat, step.action, step.after, names, tr)
+            steps.append(position(step.after, step.number, step.seat, lines, refill(step.after)))
+            game = step.after
+            pause()
+    except ArchiveError:
+        if not data.get("deal"):
+            raise
     game_id = str(data.get("game_id", ""))
     return {
         "ref": replay_ref(chat_id, game_id),
@@ -103,8 +119,35 @@ def replay_state(record: str, lang: str, pause: Callable[[], object] = lambda: N
         "steps": steps,
         "result": result_lines(game, seats, chat_id, game_id, tr),
         "deal": data.get("deal"),  # the seal opened: commitment, salt and order (docs/fairness.md)
+        "check": deal_check(data, dealt, game, len(log)),
         "labels": labels(tr),
     }
+
+
+def deal_check(data: dict[str, Any], dealt: Game, ended: Game, moves: int) -> State:
+    """What the page's check of the sealed deal (static/seal.js) needs besides the positions: the checks to
+    make, by name (`core.commitment.CHECKS`, the ones `durak-bot verify` makes), the deck's cards, the dealer
+    and the card turned up at the deal, how many moves the record holds, the result the record announced and
+    the one its moves reached (None when they did not finish the game)."""
+    try:
+        announced: State | None = outcome(*announced_result(data))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        announced = None
+    reached = ended.result
+    return {
+        "names": list(CHECKS),
+        "deck": [str(CARDS[card]) for card in deck_ids(dealt.settings.deck)],
+        "dealer": dealt.dealer,
+        "turned_up": str(dealt.deal_trump_card),
+        "moves": moves,
+        "announced": announced,
+        "reached": outcome(reached.durak, reached.draw, reached.order_out) if reached else None,
+    }
+
+
+def outcome(durak: int | None, draw: bool, order_out: tuple[int, ...]) -> State:
+    """A result as the page's check compares it: the durak's seat, whether it was a draw, the places."""
+    return {"durak": durak, "draw": draw, "order_out": list(order_out)}
 
 
 def move_lines(
@@ -132,6 +175,15 @@ def refill(after: Game) -> list[tuple[int, int]]:
     ]
 
 
+def severny_turn_up(after: Game) -> str | None:
+    """The card a Severny draw turned up (the talon's last face-down card, which sets trumps) in the step
+    that ended at ``after``, or None: which of a seat's new cards it was is for the page's check to compare."""
+    for _step, event in after.events(since=after.step):
+        if isinstance(event, TrumpsChanged):
+            return str(CARDS[event.card])
+    return None
+
+
 def position(
     game: Game, step: int, seat: int | None, lines: list[str], drawn: list[tuple[int, int]] | None = None
 ) -> State:
@@ -155,6 +207,7 @@ def position(
         "out": list(view.out),
         "over": view.is_over,
         "drawn": [list(entry) for entry in drawn or []],
+        "severny": severny_turn_up(game) if step else None,
     }
 
 
@@ -188,8 +241,13 @@ def labels(tr: Translator) -> dict[str, str]:
             "sealed deck."
         ),
         "seal_bad": _("Deal check failed: the revealed deck does not give the seal shown at the start."),
+        "deal_bad": _("Deal check failed: the cards dealt are not the ones the sealed deck deals."),
         "draws_bad": _(
             "Deal check failed: at step {step} a card came that the sealed deck did not hold there."
+        ),
+        "moves_bad": _("Deal check failed: move {step} is not possible with the sealed deck."),
+        "result_bad": _(
+            "Deal check failed: the game dealt from the sealed deck does not end with the announced result."
         ),
         "seal_none": _("This game was dealt before deals were sealed."),
         # TRANSLATORS: the replay page: before the 64-hexadecimal-digit hash of the deck's order

@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 from adapters.web import limits, presence
 from adapters.web.auth import InitDataRefused, refusal_text, telegram_viewer
 from adapters.web.discord_auth import ActivitySessions
-from adapters.web.headers import secured
+from adapters.web.headers import FRAME_ANCESTORS, secured
 from adapters.web.limits import BodyTooLarge, read_body, retry_after
 from adapters.web.links import parse_ref, parse_replay_ref
 from adapters.web.live import CLOSE_TOO_MANY, WRITER_LIMIT, LiveHub, Page, State, bound_send_buffer
@@ -47,7 +47,7 @@ from bot.i18n import Translator, translator
 from bot.inputs import Press, User
 from bot.queries import NotForYou, Sight, Snapshot
 from bot.render.analysis import analysis_state
-from bot.runtime.analyses import Analyses, Busy, Progress
+from bot.runtime.analyses import Analyses, Busy, Person, Progress
 from bot.runtime.ratelimit import PressLimiter
 from bot.service import GameService
 from storage.errors import StoreUnavailable
@@ -72,6 +72,8 @@ NO_CACHE = "no-cache"  # the page and its files: kept, but revalidated before ea
 
 DeliverEffects = Callable[[str, str, list[Effect]], Awaitable[None]]  # (platform, chat id, effects)
 ResponseHook = Callable[[web.Request, web.StreamResponse], Awaitable[None]]
+StillThere = Callable[[Viewer], Awaitable[bool]]  # a sign-in still holds (an Activity's person is in it)
+RECHECK = 30.0  # seconds between checks of an open page's sign-in (`StillThere`)
 
 
 class Refused(Exception):
@@ -105,6 +107,9 @@ class WebFrontEnd:
         analyses: Analyses | None = None,
         replay_cache_bytes: int = REPLAY_CACHE_BYTES,
         is_member: MembershipCheck | None = None,
+        still_there: StillThere | None = None,
+        frame_ancestors: tuple[str, ...] = FRAME_ANCESTORS,
+        recheck: float = RECHECK,
     ) -> None:
         self.service = service
         self.deliver = deliver
@@ -114,6 +119,9 @@ class WebFrontEnd:
         self.is_member = (
             is_member  # set: only the chat's members take a seat from the page (bot.game.membership)
         )
+        self.still_there = still_there  # set: asked on every request and every `recheck` s of an open page
+        self.frame_ancestors = frame_ancestors  # who may frame the page (`adapters.web.headers`)
+        self.recheck = recheck
         self.clock = clock
         self.hello_timeout = hello_timeout
         self.heartbeat = heartbeat
@@ -141,7 +149,7 @@ class WebFrontEnd:
         channel with the app."""
         base = "/" + prefix.strip("/")
         base = "" if base == "/" else base
-        app.on_response_prepare.append(secured(base))  # nosniff, frame-ancestors, no-store (`headers`)
+        app.on_response_prepare.append(secured(base, self.frame_ancestors))  # nosniff, framing, no-store
         app.router.add_get(base + "/", self.index)
         if base:
             app.router.add_get(base, self.index)
@@ -201,12 +209,25 @@ class WebFrontEnd:
                 return viewer
         raise Refused(not_signed_in(tr))
 
-    def request_viewer(self, request: web.Request) -> Viewer:
+    async def checked_viewer(self, authorization: str, lang: str) -> Viewer:
+        """`viewer`, then whether their sign-in still holds (`still_there`); raises `Refused`."""
+        viewer = self.viewer(authorization, lang)
+        if self.still_there is not None and not await self.still_there(viewer):
+            raise Refused(left_text(translator(viewer.user.lang)))
+        return viewer
+
+    async def request_viewer(self, request: web.Request) -> Viewer:
         """The viewer of an API call; refused credentials end the request with a 401 ``{"error"}``."""
         try:
-            return self.viewer(request.headers.get("Authorization", ""), asked_lang(request))
+            return await self.checked_viewer(request.headers.get("Authorization", ""), asked_lang(request))
         except Refused as refused:
             raise web.HTTPUnauthorized(text=json.dumps({"error": refused.text}), content_type=JSON) from None
+
+    @staticmethod
+    def chat_of(viewer: Viewer, chat_id: str) -> ChatRef | None:
+        """The chat a ref names, when the viewer's sign-in opens it (a Discord Activity's opens one channel
+        only); None for any other, which every route answers as a game that is not there."""
+        return ChatRef(viewer.platform, chat_id) if viewer.may_open(chat_id) else None
 
     # ---- the state ---------------------------------------------------------------------------------
 
@@ -275,14 +296,14 @@ class WebFrontEnd:
         return web.json_response({"token": token, "ref": self.local.ref})
 
     async def state(self, request: web.Request) -> web.Response:
-        viewer = self.request_viewer(request)
+        viewer = await self.request_viewer(request)
         tr = translator(viewer.user.lang)
         if not self.read_limiter.allow(viewer.platform, viewer.user.id):  # before any Redis call
             return too_many(tr, self.read_limiter)
         ref = parse_ref(request.query.get("ref", ""))
-        if ref is None:
+        chat = self.chat_of(viewer, ref.chat_id) if ref is not None else None
+        if ref is None or chat is None:
             return failed(404, no_game_text(tr))
-        chat = ChatRef(viewer.platform, ref.chat_id)
         try:
             snapshot = await self.service.queries.snapshot(chat, final=True)
             state = self.state_for(chat, snapshot, viewer, ref.game_id)
@@ -301,7 +322,7 @@ class WebFrontEnd:
         asked = await self.archived_asked(request, self.replay_limiter)
         if isinstance(asked, web.Response):
             return asked
-        game_id, archived, tr = asked
+        game_id, archived, tr, _ = asked
         body = await self.replayed(game_id, archived, tr.lang)
         if body is None:
             return failed(404, not_archived_text(tr))
@@ -311,42 +332,39 @@ class WebFrontEnd:
         """A finished game's analysis (`bot.runtime.analyses`), for its players only, refused exactly as its
         replay is. 200 with the analysis (`bot.render.analysis.analysis_state`) once computed; else 202 with
         ``{"progress": {"done", "total"}}``, the first ask starting it in the AI workers; 429 while the
-        chat's other game (or as many as this process computes) is being analysed; 503 without AI workers."""
+        chat's other game (or as many as this process computes) is being analysed, or when the person started
+        as many as they may lately (`limits.analysis_refusal`); 503 without AI workers."""
         asked = await self.archived_asked(request, self.analysis_limiter)
         if isinstance(asked, web.Response):
             return asked
-        game_id, archived, tr = asked
+        game_id, archived, tr, asker = asked
         if self.analyses is None:
             return failed(503, tr._("The game's analysis is not available here."))
         try:
-            found = await self.analyses.ask(game_id, archived)
+            found = await self.analyses.ask(game_id, archived, asker=asker)
         except StoreUnavailable:
             return unavailable(tr)
         if isinstance(found, Progress):
             return web.json_response({"progress": {"done": found.done, "total": found.total}}, status=202)
         if isinstance(found, Busy):
-            text = (
-                tr._("Another game of this chat is being analysed: try again when it is done.")
-                if found is Busy.CHAT
-                else tr._("Many games are being analysed right now: try again in a minute.")
-            )
-            return failed(429, text, {"Retry-After": "10"})
+            text, wait = limits.analysis_refusal(found, tr)
+            return failed(429, text, {"Retry-After": wait})
         return web.json_response(analysis_state(archived.record, found, tr.lang))
 
     async def archived_asked(
         self, request: web.Request, limiter: PressLimiter
-    ) -> tuple[str, Archived, Translator] | web.Response:
+    ) -> tuple[str, Archived, Translator, Person] | web.Response:
         """The archived game a request's ``?ref=`` names, when its viewer played it (its id, its archive, the
-        viewer's translator); else the refusal to send: 404 for a game the archive does not hold or another
+        viewer's translator, who they are); else the refusal to send: 404 for a game the archive does not hold or another
         chat's, 403 for someone who did not play it, 429 past ``limiter`` (checked before any Redis call)."""
-        viewer = self.request_viewer(request)
+        viewer = await self.request_viewer(request)
         tr = translator(viewer.user.lang)
         if not limiter.allow(viewer.platform, viewer.user.id):
             return too_many(tr, limiter)
         ref = parse_replay_ref(request.query.get("ref", ""))
-        if ref is None:
+        chat = self.chat_of(viewer, ref.chat_id) if ref is not None else None
+        if ref is None or chat is None:
             return failed(404, not_archived_text(tr))
-        chat = ChatRef(viewer.platform, ref.chat_id)
         try:
             archived = await self.service.queries.archived_for(chat, ref.game_id, viewer.user.id)
         except StoreUnavailable:
@@ -356,7 +374,7 @@ class WebFrontEnd:
         if archived is NotForYou.NOT_A_PLAYER:
             text = tr._("Only the players of this game can watch its replay.")
             return failed(403, text)
-        return ref.game_id, archived, tr
+        return ref.game_id, archived, tr, (viewer.platform, viewer.user.id)
 
     async def replayed(self, game_id: str, archived: Archived, lang: str) -> bytes | None:
         """The replay's JSON in ``lang``, as sent; None when the game does not replay. Built once: asks for a
@@ -390,7 +408,7 @@ class WebFrontEnd:
 
     async def press(self, request: web.Request) -> web.Response:
         """A button of the page: through the service like a chat button; the refusal's text comes back."""
-        viewer = self.request_viewer(request)
+        viewer = await self.request_viewer(request)
         tr = translator(viewer.user.lang)
         try:
             body = json.loads(await read_body(request, MAX_BODY))  # bounded here, whatever app mounts this
@@ -402,7 +420,9 @@ class WebFrontEnd:
         payload = payloads.parse(text) if isinstance(text, str) else None
         if payload is None:
             return failed(400, tr._("That button is not valid."))
-        chat = ChatRef(viewer.platform, payload.chat_id)
+        chat = self.chat_of(viewer, payload.chat_id)
+        if chat is None:
+            return failed(404, no_game_text(tr))
         effects = await refused_join(self.is_member, chat, viewer.user, payload.button)
         effects = effects or await self.service.handle(
             Press(viewer.platform, viewer.user, payload.encode(), from_app=True)
@@ -465,9 +485,14 @@ class WebFrontEnd:
                 await refuse(socket, 404, no_game_text(tr), CLOSE_NOT_FOUND)
                 return
             await self.hub.add(page, state)
-            async for message in socket:  # the page says nothing more; pings are answered by aiohttp
-                if message.type == WSMsgType.ERROR:
-                    break
+            watch = asyncio.ensure_future(self.signed_out(socket, page.viewer)) if self.still_there else None
+            try:
+                async for message in socket:  # the page says nothing more; pings are answered by aiohttp
+                    if message.type == WSMsgType.ERROR:
+                        break
+            finally:
+                if watch is not None:
+                    watch.cancel()
         except ConnectionResetError:  # the connection dropped (or was cut for lagging: `live.close_page`)
             log.debug("page %s: connection lost", page.id)
         except (StoreUnavailable, RedisError, OSError) as error:  # the page reconnects and asks again
@@ -477,6 +502,16 @@ class WebFrontEnd:
             self.hub.sockets_per_person.give_back(person)
             with contextlib.suppress(RedisError, OSError):
                 await self.hub.remove(page)
+
+    async def signed_out(self, socket: web.WebSocketResponse, viewer: Viewer) -> None:
+        """Close an open page once its sign-in no longer holds (its person left the Activity), checked every
+        `recheck` seconds; its socket then ends the page's loop in `live_page`."""
+        assert self.still_there is not None
+        while True:
+            await asyncio.sleep(self.recheck)
+            if not await self.still_there(viewer):
+                await refuse(socket, 401, left_text(translator(viewer.user.lang)), CLOSE_UNAUTHORIZED)
+                return
 
     async def hello(self, socket: web.WebSocketResponse, lang: str) -> Page | None:
         """The socket's first message names the viewer and the game; without a valid one in time it is
@@ -491,13 +526,17 @@ class WebFrontEnd:
         viewer = None
         if isinstance(data, dict) and data.get("type") == "hello" and ref is not None:
             try:
-                viewer = self.viewer(str(data.get("authorization", "")), lang)
+                viewer = await self.checked_viewer(str(data.get("authorization", "")), lang)
             except Refused as refused:
                 refusal = refused.text
         if viewer is None or ref is None:
             await refuse(socket, 401, refusal, CLOSE_UNAUTHORIZED)
             return None
-        return Page(ChatRef(viewer.platform, ref.chat_id), viewer, ref.game_id, socket)
+        chat = self.chat_of(viewer, ref.chat_id)
+        if chat is None:
+            await refuse(socket, 404, no_game_text(translator(viewer.user.lang)), CLOSE_NOT_FOUND)
+            return None
+        return Page(chat, viewer, ref.game_id, socket)
 
 
 async def refuse(socket: web.WebSocketResponse, status: int, text: str, code: int) -> None:
@@ -550,6 +589,10 @@ def asked_lang(request: web.Request) -> str:
 
 def not_signed_in(tr: Translator) -> str:
     return tr._("This page is not signed in: open it again from the chat or the printed link.")
+
+
+def left_text(tr: Translator) -> str:
+    return tr._("You left the Activity, so this table is closed: open the Activity again to play.")
 
 
 def too_many_pages_text(tr: Translator) -> str:

@@ -18,10 +18,17 @@ from bot.inputs import User
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
-    """Who a page speaks for: a person of one platform (their chats are that platform's)."""
+    """Who a page speaks for: a person of one platform (their chats are that platform's). A sign-in that was
+    made for one chat (a Discord Activity's, for its instance's channel) names it: no other chat is there for
+    it. ``instance_id`` is that Activity's, whose people are checked while the session is used."""
 
     platform: str
     user: User
+    chat_id: str | None = None  # None: any chat of the platform, as far as the platform lets its person see
+    instance_id: str | None = None
+
+    def may_open(self, chat_id: str) -> bool:
+        return self.chat_id is None or self.chat_id == chat_id
 
 
 class LocalSessions:

@@ -21,7 +21,7 @@ from bot.i18n import Translator
 from bot.render.summary import RevealedSeal, render_result
 from bot.session import Playing, Seat, TableEvent
 from core import Action, Card, Game, Settings, new_game
-from core.commitment import PlayedGame, Verdict, dealt_order, deck_text, read_order, verify
+from core.commitment import PlayedGame, Verdict, dealt_order, deck_text, verify
 from storage.keys import ChatRef
 
 
@@ -73,11 +73,8 @@ class RevealedDeal:
     played: PlayedGame
 
     def verdict(self) -> Verdict:
-        try:
-            order = read_order(self.order)
-        except ValueError as error:
-            return Verdict(False, f"the revealed order cannot be read: {error}")
-        return verify(self.played, order, self.salt, self.commitment)
+        """The checks of `core.commitment.CHECKS`, made offline; the first that fails is the verdict."""
+        return verify(self.played, self.order, self.salt, self.commitment)
 
 
 def revealed_deal(archive_json: str) -> RevealedDeal | None:
@@ -88,20 +85,32 @@ def revealed_deal(archive_json: str) -> RevealedDeal | None:
     if deal is None:
         return None
     try:
-        result = data["result"]
+        durak, draw, order_out = announced_result(data)
         played = PlayedGame(
             settings=game.settings,
             players=game.players,
             dealer=game.dealer,
             last_durak=game.last_durak,
             log=tuple(log),
-            durak=result.get("durak"),
-            draw=bool(result.get("draw")),
-            order_out=tuple(int(seat) for seat in result.get("order_out", [])),
+            durak=durak,
+            draw=draw,
+            order_out=order_out,
+            deck=tuple(dealt_order(game)),
         )
         return RevealedDeal(str(deal["commitment"]), str(deal["salt"]), str(deal["order"]), played)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise ArchiveError(f"the archived game cannot be read: {error}") from error
+
+
+def announced_result(data: dict[str, Any]) -> tuple[int | None, bool, tuple[int, ...]]:
+    """The result a record says the game ended with (durak, draw, places): what the chat was told, which the
+    deal's check holds the replayed game to (by `durak-bot verify` and the replay page alike)."""
+    result = data["result"]
+    return (
+        result.get("durak"),
+        bool(result.get("draw")),
+        tuple(int(seat) for seat in result.get("order_out", [])),
+    )
 
 
 class ArchiveError(ValueError):

@@ -48,7 +48,7 @@ def start_game(ctx: Context, lobby: Lobby) -> Decision:
         dealer=last_durak,
         last_durak=last_durak,
     )
-    salt = ctx.new_salt()
+    salt = ctx.new_salt()  # None: this game's deal is not sealed (`bot.self_play`)
     header = Playing(
         game_id=ctx.new_id(),
         creator=lobby.creator,
@@ -59,8 +59,8 @@ def start_game(ctx: Context, lobby: Lobby) -> Decision:
         started_at=ctx.now,
         season=ctx.record.season,
         lobby_id=lobby.lobby_id,
-        deal_commitment=commitment(dealt_order(game), salt),
-        deal_salt=salt,
+        deal_commitment=commitment(dealt_order(game), salt) if salt else "",
+        deal_salt=salt or "",
     )
     return settle(ctx, None, header, game)
 

@@ -7,13 +7,19 @@ seat's `View` and the public log go to a worker process (a few KB pickled, see `
 runs the very `core.ai` player the inline path runs, seeded by `decision_seed(game, step)`:
 any process gives the same move. The answer reaches the pure decision through `Context.ai` (`AiAnswers`).
 
-Two bounds keep a seat from waiting: at most ``max_in_flight`` jobs are queued or running (beyond that the
-pool is *saturated*), and a job not answered within ``deadline`` seconds is *late*. Either way the seat plays
-the normal level's choice, decided here (0.3-8 ms), and `durak_ai_decisions{kind,source}` counts it. A late
-job still finishes in its worker (a process cannot be stopped mid-decision) and counts against
+Two bounds keep a seat from waiting: at most ``max_in_flight`` decisions are queued or running (beyond that
+the pool is *saturated*), and a job not answered within ``deadline`` seconds is *late*. Either way the seat
+plays the normal level's choice, decided here (0.3-8 ms), and `durak_ai_decisions{kind,source}` counts it. A
+late job still finishes in its worker (a process cannot be stopped mid-decision) and counts against
 ``max_in_flight`` until then; its answer is kept, so a `/hint` asked again gets it at once. `/hint` has no
 cheaper stand-in: the player is told to try again. Levels cheaper than a round trip to a worker (random,
 greedy, easy: under 0.1 ms) are decided here.
+
+Other work (a finished game's analysis, `offload`) comes after the decisions: it waits here, not in the
+executor's queue, and a job of it is sent only to a worker no decision is queued for or running on, and with
+two or more workers never to the last one. A decision asked later is therefore never queued behind it: it
+waits at most for the one job already running on its worker (an analysis sends one decision per job,
+50-300 ms), and such work never counts towards ``max_in_flight``.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import asyncio
 import logging
 import multiprocessing
 import time
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -89,7 +95,9 @@ class AiPool:
         self.answered: OrderedDict[JobKey, AiResult] = OrderedDict()
         self.sources: Counter[str] = Counter()  # "pool", "here", "saturated", "late", "failed"
         self.worker_pids: set[int] = set()
-        self.offloaded = 0  # jobs of `offload` queued or running
+        self.offloaded = 0  # jobs of `offload` sent to the workers (running, or about to on a free worker)
+        self.offload_workers = max(1, self.workers - 1)  # the most `offload` may hold: one is kept for moves
+        self.turns: deque[asyncio.Future[None]] = deque()  # jobs of `offload` waiting for a worker, in order
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # spawn: a forked child would inherit the event loop, its sockets and the threads of the parent
@@ -160,7 +168,7 @@ class AiPool:
             return known
         pending = self.running.get(key)
         if pending is None:
-            if len(self.running) + self.offloaded >= self.max_in_flight:
+            if len(self.running) >= self.max_in_flight:
                 self._count(count, "saturated")
                 return None
             job = AiJob(kind, decision_seed(game_id, game.step), game.view(seat), tuple(game.log))
@@ -185,11 +193,10 @@ class AiPool:
         return result
 
     async def offload(self, fn: Callable[[J], R], job: J) -> R:
-        """Work that is no decision (a finished game's analysis, `bot.runtime.analyses`) on the same workers.
-        Counted against ``max_in_flight`` while queued or running, so a move finds the pool saturated (and
-        plays the fallback) rather than waiting behind it; its callers send one job at a time. Raises what
-        the job raised; a broken pool is replaced first."""
-        self.offloaded += 1
+        """Work that is no decision (a finished game's analysis, `bot.runtime.analyses`) on the same workers,
+        after the decisions: it waits for a worker free of them (`_free_for_offload`). Raises what the job
+        raised; a broken pool is replaced first."""
+        await self._offload_turn()
         try:
             return await asyncio.wrap_future(self.executor.submit(fn, job))
         except BrokenProcessPool:
@@ -197,6 +204,35 @@ class AiPool:
             raise
         finally:
             self.offloaded -= 1
+            self._next_offload()
+
+    def _free_for_offload(self) -> bool:
+        """A worker has nothing to do, and ``offload`` leaves one worker to the decisions when there are two
+        or more: every decision and offloaded job in the executor counts as holding a worker (a decision
+        queued there waits for one), so a job sent now starts at once and delays no decision queued."""
+        busy = len(self.running) + self.offloaded
+        return busy < self.workers and self.offloaded < self.offload_workers
+
+    async def _offload_turn(self) -> None:
+        """Wait, in order of asking, until a job of `offload` may be sent (counted in ``offloaded`` then)."""
+        turn = asyncio.get_running_loop().create_future()
+        self.turns.append(turn)
+        self._next_offload()  # at once when a worker is free and no job asked before
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if not turn.cancelled():  # given its turn just as its caller was cancelled: pass it on
+                self.offloaded -= 1
+                self._next_offload()
+            raise
+
+    def _next_offload(self) -> None:
+        """A worker may have come free (a job ended): give it to the `offload` jobs waiting, oldest first."""
+        while self.turns and self._free_for_offload():
+            turn = self.turns.popleft()
+            if not turn.done():  # a cancelled caller's turn is skipped
+                self.offloaded += 1
+                turn.set_result(None)
 
     def _submit(self, key: JobKey, job: AiJob) -> asyncio.Future[AiResult]:
         pending: Future[AiResult] = self.executor.submit(self.work, job)
@@ -205,6 +241,7 @@ class AiPool:
 
         def finished(done: asyncio.Future[AiResult]) -> None:  # on the loop, late jobs too
             self.running.pop(key, None)
+            self._next_offload()
             if done.cancelled() or done.exception() is not None:
                 return
             result = done.result()
@@ -251,7 +288,10 @@ class AiPool:
         return f"{dead} of {len(processes)} worker processes died" if dead else None
 
     async def aclose(self) -> None:
-        """Drop queued jobs, let running ones end, and wait for every worker process to exit."""
+        """Drop queued jobs (`offload`'s waiting ones too), let running ones end, and wait for every worker
+        process to exit."""
+        for turn in self.turns:
+            turn.cancel()
         await asyncio.to_thread(self.executor.shutdown, wait=True, cancel_futures=True)
 
     async def __aenter__(self) -> AiPool:

@@ -3,20 +3,25 @@
 Asked for when someone opens it (the web's ``GET api/analysis``), never before: a game's analysis is the hard
 AI's `hint` at each decision of its people (`core.ai.analysis`), 50-300 ms of a worker each, seconds to a
 minute of work per game. So it runs as one task per game that sends the pool one batch of ``batch``
-decisions at a time (`AiPool.offload`, counted against the pool's bound, so the chats' AI moves find it
-saturated and play the fallback rather than wait behind a whole game), and reports how many are done.
+decisions at a time (`AiPool.offload`) and reports how many are done. The pool starts a batch only on a
+worker no move or `/hint` waits for, so a game move waits behind at most the one batch already running:
+hence batches of one decision.
 
 Bounds: one analysis computed per game (a second ask while it runs gets its progress, and a finished one is
-answered from the store); one running per chat; ``max_running`` at a time in this process. The result is
-stored by `GameStore.save_analysis` until the archive expires (30 days), and the last ``kept`` results
-are kept here too. Between processes nothing is shared while computing: two processes asked at once could
-both compute a game (the store keeps the first result).
+answered from the store); one running per chat; ``max_running`` at a time in this process; and each person
+starts at most ``STARTS_PER_HOUR`` (``budget``: that many at once, then one every 12 minutes), since any
+player could otherwise keep the workers analysing by asking for game after game. Reading one computed or
+being computed costs nothing. The result is stored by `GameStore.save_analysis` until the archive expires
+(30 days), and the last ``kept`` results are kept here too. Between processes nothing is shared while
+computing: two processes asked at once could both compute a game (the store keeps the first), and each
+keeps its own budgets (as `bot.runtime.ratelimit` does).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -25,6 +30,7 @@ from typing import Any
 from bot.game.archive import Archived, ArchiveError, first_position
 from bot.runtime.ai_work import AnalysisJob, analysis_steps, analysis_work
 from bot.runtime.lru import LRU
+from bot.runtime.ratelimit import PressLimiter
 from bot.session import Seat
 from core.ai.analysis import Analysis, Decision
 from storage.errors import StoreUnavailable
@@ -32,10 +38,17 @@ from storage.store import GameStore
 
 log = logging.getLogger("durak.analysis")
 
-BATCH = 4  # decisions per job: at most about a second of a worker, so a move is never long without one
+BATCH = 1  # decisions per job: what a move may wait behind, 50-300 ms of a worker (`AiPool.offload`)
 KEPT = 64  # finished analyses kept in this process (a few KiB each)
+STARTS_PER_HOUR = 5  # new analyses per person: a game takes 3-15 s of a worker (docs/ai.md, "Game analysis")
 
 Offload = Callable[[Callable[[AnalysisJob], Any], AnalysisJob], Awaitable[Any]]
+Person = tuple[str, str]  # (platform, user id): who asks, for their budget
+
+
+def started_budget(clock: Callable[[], float] = time.monotonic) -> PressLimiter:
+    """Analyses one person may start: ``STARTS_PER_HOUR`` at once, then one every 60 / that minutes."""
+    return PressLimiter(STARTS_PER_HOUR / 3600, STARTS_PER_HOUR, clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +64,7 @@ class Busy(Enum):
 
     CHAT = "chat"  # another game of this chat is being analysed
     FULL = "full"  # this process computes as many as it may
+    PERSON = "person"  # the person asking started as many as they may lately (`started_budget`)
 
 
 @dataclass
@@ -71,18 +85,23 @@ class Analyses:
         max_running: int = 1,
         batch: int = BATCH,
         kept: int = KEPT,
+        budget: PressLimiter | None = None,
     ) -> None:
         self.store = store
         self.offload = offload
         self.max_running = max_running
         self.batch = batch
+        self.budget = budget or started_budget()  # new analyses per person
         self._done: LRU[str, Analysis] = LRU(kept)
         self._running: dict[str, _Running] = {}  # by game id
         self.jobs = 0  # sent to the pool, for tests and the bench
 
-    async def ask(self, game_id: str, archived: Archived) -> Analysis | Progress | Busy:
-        """The game's analysis if computed; else its progress, starting it when the bounds allow. Raises
-        StoreUnavailable when Redis does not answer."""
+    async def ask(
+        self, game_id: str, archived: Archived, asker: Person | None = None
+    ) -> Analysis | Progress | Busy:
+        """The game's analysis if computed; else its progress, starting it when the bounds allow, ``asker``'s
+        budget last (only a start is counted against it). Raises StoreUnavailable when Redis does not
+        answer."""
         known = self._known(game_id)
         if known is not None:
             return known
@@ -102,6 +121,8 @@ class Analyses:
             return Busy.CHAT
         if len(self._running) >= self.max_running:
             return Busy.FULL
+        if asker is not None and not self.budget.allow(*asker):
+            return Busy.PERSON
         running = _Running(archived.chat, Progress(0, 0))
         self._running[game_id] = running
         running.task = asyncio.create_task(self._compute(game_id, archived, running))

@@ -31,6 +31,10 @@ class BotConfig(BaseSettings):
     webhook_url: str | None = None
     telegram_webhook: bool = False  # `durak-bot run --webhook`: Telegram by webhook (so does WEBHOOK_URL)
     port: int = Field(default=8080, ge=1, le=65535)
+    # The address the bot's own HTTP ports listen on (PORT, DISCORD_ACTIVITY_PORT, METRICS_PORT): this host
+    # only, for a reverse proxy beside the bot; 0.0.0.0 (or ::) where the proxy is elsewhere (the container
+    # image sets it; Heroku's Procfile too).
+    listen_address: str = "127.0.0.1"
     webhook_secret: str | None = Field(default=None, repr=False)
     webapp_url: str | None = None  # the Mini App's page (public https); with WEBAPP_NAME the app is on
     webapp_name: str | None = None  # the Mini App's short name, as @BotFather's /newapp set it

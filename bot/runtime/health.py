@@ -100,6 +100,14 @@ async def serve(listen: str, port: int) -> web.AppRunner:
     return runner
 
 
+def probe_host(listen_address: str) -> str:
+    """Where `probe` finds a server listening on ``listen_address``: this host's loopback when it listens on
+    every interface, else that address (an IPv6 one in brackets, as a URL wants it)."""
+    if listen_address in ("0.0.0.0", "::", ""):
+        return "127.0.0.1"
+    return f"[{listen_address}]" if ":" in listen_address else listen_address
+
+
 def probe(port: int, host: str = "127.0.0.1", timeout: float = PROBE_TIMEOUT) -> tuple[bool, str]:
     """Ask ``/readyz`` once: (ready, one line saying so or what failed). Blocking: a health command's."""
     url = f"http://{host}:{port}{READYZ}"
@@ -184,7 +192,7 @@ async def start(
     if "telegram" in platforms and config.telegram_holds_port:
         return None  # the webhook's server or the Mini App's pages answer them on PORT
     try:
-        return await serve("0.0.0.0", config.port)
+        return await serve(config.listen_address, config.port)
     except OSError as error:
         log.error("health: cannot listen on PORT %d (%s); /readyz is not served", config.port, error)
         return None

@@ -1,7 +1,7 @@
 """Secrets masked out of text bound for a log or a terminal.
 
 Two nets, because either alone leaks: the configured values (``TELEGRAM_TOKEN``, ``DISCORD_TOKEN``,
-``WEBHOOK_SECRET``, the password in ``REDIS_URL``) are masked wherever they appear, and so is anything shaped
+``DISCORD_CLIENT_SECRET``, ``WEBHOOK_SECRET``, the password in ``REDIS_URL``) are masked wherever they appear, and so is anything shaped
 like a secret, which catches what a library builds from them (python-telegram-bot logs its Bot API URL,
 ``.../bot<token>/``, at DEBUG; an exception may quote a URL with ``user:password@``).
 """
@@ -67,7 +67,8 @@ def url_password(url: str | None) -> str | None:
 
 def configured_secrets(config: BotConfig) -> list[str]:
     """The values of the settings that are secrets, as written and percent-decoded."""
-    found = [platform.token(config) for platform in SERVED_PLATFORMS] + [config.webhook_secret]
+    found = [platform.token(config) for platform in SERVED_PLATFORMS]
+    found += [config.webhook_secret, config.discord_client_secret]
     for url in (config.redis_url, config.telegram_api_url, config.webhook_url):
         password = url_password(url)
         found += [password, unquote(password)] if password else []

@@ -69,6 +69,7 @@ class Harness:
             clock=lambda: self.clock,
             new_id=lambda: next(ids),
             seed_source=lambda: seed,
+            salt_source=lambda: f"{seed:016x}" * 2,  # fixed, so the golden transcripts show the same seal
         )
         self.screen = Screen()
         self.last: list[Effect] = []

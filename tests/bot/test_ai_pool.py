@@ -15,7 +15,7 @@ import pickle
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ from bot.context import ServiceConfig
 from bot.effects import Effect, ShowTable
 from bot.inputs import TimerDue
 from bot.runtime.ai_pool import AiPool, hint_limiter
-from bot.runtime.ai_work import AiJob, AnalysisJob, work
+from bot.runtime.ai_work import HINT, AiJob, AnalysisJob, work
 from bot.runtime.metrics import PrometheusMetrics
 from bot.service import GameService
 from bot.session import ChatSession, Playing
@@ -33,7 +33,16 @@ from bot.timers import handle_due
 from core import Game, Settings, new_game
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
-from tests.bot.ai_workers import GATE, dies, gated, gated_analysis_steps, gated_last_legal
+from tests.bot.ai_workers import (
+    GATE,
+    LOG,
+    dies,
+    gated,
+    gated_last_legal,
+    logged,
+    logged_gated_analysis_steps,
+    started_jobs,
+)
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness, buttons
 from tests.prometheus import prometheus  # noqa: F401  (a fixture)
@@ -48,8 +57,8 @@ class Pools:
         self.gate = gate
         self.made: list[AiPool] = []
 
-    def make(self, **options: object) -> AiPool:
-        pool = AiPool(workers=1, **options)  # type: ignore[arg-type]
+    def make(self, workers: int = 1, **options: object) -> AiPool:
+        pool = AiPool(workers=workers, **options)  # type: ignore[arg-type]
         self.made.append(pool)
         return pool
 
@@ -60,6 +69,7 @@ class Pools:
 @pytest.fixture
 async def pools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Pools]:
     monkeypatch.setenv(GATE, str(tmp_path / "gate"))
+    monkeypatch.setenv(LOG, str(tmp_path / "log"))
     made = Pools(tmp_path / "gate")
     yield made
     made.open_gate()
@@ -373,17 +383,86 @@ def test_ai_workers_default_to_the_cores_but_one_and_at_least_one(
     assert (read.ai_workers, read.ai_deadline_ms) == (3, 900)
 
 
-async def test_an_analysis_job_in_the_pool_counts_against_its_bound(pools: Pools) -> None:
-    """A finished game's analysis shares the workers: while its job is in flight, a move finds the pool
-    saturated and plays the normal level's move at once rather than waiting behind it."""
-    pool = pools.make(work=gated_last_legal, deadline=60, max_in_flight=1)
-    dealt, seat = opening(seed=3)
-    job = AnalysisJob("g1", dealt, ((seat, dealt.legal_actions(seat)[0].code),), seats=(seat,))
-    analysing = asyncio.create_task(pool.offload(gated_analysis_steps, job))
-    while not pool.offloaded:
+def analysis_job(seed: int) -> AnalysisJob:
+    """A small job of a finished game's analysis: the steps of a one-move game where its seat had a choice."""
+    dealt, seat = opening(seed=seed)
+    return AnalysisJob(f"a{seed}", dealt, ((seat, dealt.legal_actions(seat)[0].code),), seats=(seat,))
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    for _ in range(5000):
+        if condition():
+            return
         await asyncio.sleep(0.001)
-    second, other = opening(seed=4)
-    assert await pool.move(second, other, "hard", "g2") is choose_ai_action(second, other, "normal", "g2")
-    assert pool.sources["saturated"] == 1
+    raise AssertionError(f"never: {what}")
+
+
+async def asked_while_an_analysis_runs(pools: Pools, asked: str) -> list[str]:
+    """One worker, an analysis batch running in it, a second batch waiting to be sent, then a move of the
+    hard AI or a `/hint` asked: the jobs in the order the worker started them."""
+    pool = pools.make(work=logged, deadline=60)  # JOBS_PER_WORKER: two jobs in flight before saturation
+    await pool.warm_up()
+    analysing = [
+        asyncio.create_task(pool.offload(logged_gated_analysis_steps, analysis_job(seed))) for seed in (3, 4)
+    ]
+    await until(lambda: started_jobs() == ["analysis"], "the first batch started")
+    game, seat = opening(seed=5)
+    if asked == HINT:
+        answer: asyncio.Task[object] = asyncio.create_task(pool.ranking(game, seat, "g1"))
+    else:
+        answer = asyncio.create_task(pool.move(game, seat, "hard", "g1"))
+    await until(lambda: bool(pool.running) or answer.done(), "the decision reached the pool")
     pools.open_gate()
-    assert await analysing == (1,) and pool.offloaded == 0
+    if asked == HINT:
+        assert await answer == rank_actions(game, seat, "g1"), "the hint as worked out in a worker"
+    else:
+        assert await answer is choose_ai_action(game, seat, "hard", "g1"), "the hard move, no stand-in"
+    assert pool.sources == {"pool": 1}, "neither saturated nor late"
+    assert await asyncio.gather(*analysing) == [(1,), (1,)]
+    return started_jobs()
+
+
+async def test_a_move_asked_while_an_analysis_runs_is_decided_before_its_next_batch(pools: Pools) -> None:
+    """With the only worker analysing a game, a hard AI's move neither plays the normal level's stand-in nor
+    waits behind the analysis's batches still to come: it waits for the one batch already running."""
+    assert await asked_while_an_analysis_runs(pools, "hard") == ["analysis", "hard", "analysis"]
+
+
+async def test_a_hint_asked_while_an_analysis_runs_is_answered_before_its_next_batch(pools: Pools) -> None:
+    assert await asked_while_an_analysis_runs(pools, HINT) == ["analysis", HINT, "analysis"]
+
+
+async def test_with_two_workers_analyses_leave_one_free_for_the_moves(pools: Pools) -> None:
+    """Two analyses asked at once take one worker between them; a move is decided on the other at once, while
+    the running batch still waits for the gate, and the second analysis starts after it."""
+    pool = pools.make(workers=2, work=logged, deadline=60)
+    await pool.warm_up()
+    analysing = [
+        asyncio.create_task(pool.offload(logged_gated_analysis_steps, analysis_job(seed))) for seed in (3, 4)
+    ]
+    await until(lambda: "analysis" in started_jobs(), "a batch started")
+    game, seat = opening(seed=5)
+    moving = asyncio.create_task(pool.move(game, seat, "hard", "g1"))
+    await until(moving.done, "the move was decided while a batch held a worker")
+    assert moving.result() is choose_ai_action(game, seat, "hard", "g1") and pool.sources == {"pool": 1}
+    assert started_jobs() == ["analysis", "hard"], "the second analysis waited"
+    pools.open_gate()
+    assert await asyncio.gather(*analysing) == [(1,), (1,)]
+    assert started_jobs() == ["analysis", "hard", "analysis"]
+
+
+async def test_an_analysis_stopped_while_it_waits_for_a_worker_gives_its_turn_to_the_next(
+    pools: Pools,
+) -> None:
+    pool = pools.make(work=logged, deadline=60)
+    await pool.warm_up()
+    first, stopped, third = (
+        asyncio.create_task(pool.offload(logged_gated_analysis_steps, analysis_job(seed)))
+        for seed in (3, 4, 5)
+    )
+    await until(lambda: started_jobs() == ["analysis"], "the first batch started")
+    stopped.cancel()
+    pools.open_gate()
+    assert [await first, await third] == [(1,), (1,)]
+    assert stopped.cancelled() and started_jobs() == ["analysis", "analysis"]
+    assert pool.offloaded == 0 and not pool.turns

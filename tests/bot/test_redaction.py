@@ -21,9 +21,11 @@ TOKEN = "7012345678:AAHq3xYzW9-secret_half_of_the_token_0123"
 OTHER_TOKEN = "5550001111:BBFf_another-bots-secret-half-abcdef"  # not configured: caught by its shape
 DISCORD_TOKEN = "MTA5OTk5OTk5OTk5OTk5OTk5OQ.GaBcDe.discord-secret-half-0123456789abcdefgh"
 WEBHOOK_SECRET = "webhook-secret_0123456789"
+CLIENT_SECRET = "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW"  # DISCORD_CLIENT_SECRET: the Activity's OAuth2 secret
 CONFIG = BotConfig(
     _env_file=None,  # type: ignore[call-arg]
     telegram_token=TOKEN, discord_token=DISCORD_TOKEN, webhook_secret=WEBHOOK_SECRET,
+    discord_client_secret=CLIENT_SECRET,
     redis_url="rediss://default:p%40ss/w0rd#x@redis.example.com:6380/0",
 )  # fmt: skip
 
@@ -45,7 +47,7 @@ def run_at(fmt: str, emit: Callable[[], None]) -> str:
 
 
 SECRETS = (TOKEN.split(":")[1], OTHER_TOKEN.split(":")[1], DISCORD_TOKEN, WEBHOOK_SECRET, "p%40ss/w0rd#x",
-           "p@ss/w0rd#x")  # fmt: skip
+           "p@ss/w0rd#x", CLIENT_SECRET)  # fmt: skip
 
 
 def shows_a_secret(text: str) -> list[str]:
@@ -62,6 +64,15 @@ def test_a_configured_secret_is_masked_in_the_message_and_in_its_arguments(fmt: 
     output = run_at(fmt, emit)
     assert shows_a_secret(output) == []
     assert output.count("***") >= 4
+
+
+@pytest.mark.parametrize("fmt", ["plain", "json"])
+def test_the_discord_client_secret_is_masked(fmt: str) -> None:
+    def emit() -> None:
+        logging.getLogger("aiohttp.client").debug("POST /oauth2/token client_secret=%s&code=x", CLIENT_SECRET)
+
+    output = run_at(fmt, emit)
+    assert "oauth2/token" in output and shows_a_secret(output) == []
 
 
 def test_a_telegram_token_is_masked_by_its_shape_and_the_bot_id_stays() -> None:

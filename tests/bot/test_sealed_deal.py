@@ -21,6 +21,7 @@ from storage.keys import ChatRef
 from tests.bot.conftest import ANN, BOB, EVE
 from tests.bot.harness import Harness
 from tests.bot.stacked import first_moves_to_the_end, game_now
+from tests.bot.tampered_deals import DealRecord, deal_records, never_played_swaps
 
 
 async def started(harness: Harness) -> Playing:
@@ -73,14 +74,66 @@ async def test_the_seed_and_the_salt_come_from_the_systems_randomness(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A chat game's deck and salt come from `secrets` (the operating system), nothing a player chose."""
-    drawn: list[int] = []
+    drawn: list[tuple[str, int]] = []
 
     def randbits(bits: int) -> int:
-        drawn.append(bits)
-        return 12345 + len(drawn)
+        drawn.append(("randbits", bits))
+        return 12345
+
+    real_token_hex = core_deal.secrets.token_hex
+
+    def token_hex(size: int) -> str:
+        if size != 16:  # not a salt: a request's id
+            return real_token_hex(size)
+        drawn.append(("token_hex", size))
+        return "ab" * size
 
     monkeypatch.setattr(core_deal.secrets, "randbits", randbits)
+    monkeypatch.setattr(core_deal.secrets, "token_hex", token_hex)
     harness.service = GameService(harness.store, ServiceConfig(ai_delay=0), clock=lambda: harness.clock)
     header = await started(harness)
-    assert len(drawn) == 3  # the seed and the salt's two halves, each from the system's source
-    assert header.deal_salt == f"{12347:016x}{12348:016x}"
+    assert drawn == [("randbits", 63), ("token_hex", 16)]  # the seed, then the salt's 128 bits
+    assert header.deal_salt == "ab" * 16
+
+
+@pytest.mark.parametrize("tampered", deal_records(), ids=lambda record: record.name)
+def test_each_record_is_refused_by_the_check_it_breaks_and_only_that(tampered: DealRecord) -> None:
+    """The records the replay page's check is tested on too (tests/web/test_browser_seal.py)."""
+    deal = revealed_deal(tampered.record)
+    assert deal is not None
+    verdict = deal.verdict()
+    assert verdict.ok is (tampered.refused_by is None), verdict
+    assert verdict.check == (tampered.refused_by or ""), verdict
+    if tampered.step is not None:
+        assert verdict.step == tampered.step, verdict
+    assert verdict.ok or verdict.reason and "\n" not in verdict.reason
+
+
+def test_a_deal_changed_in_cards_drawn_and_never_played_is_refused() -> None:
+    """The moves of such a game are possible with either deck, and its result is the same: only the draws
+    tell the two decks apart (the issue's record, which `durak-bot verify` used to pass)."""
+    swaps = never_played_swaps(100)
+    assert len(swaps) >= 20  # about one two-player game in four has such a pair (28 of these)
+    for tampered in swaps:
+        deal = revealed_deal(tampered.record)
+        assert deal is not None
+        verdict = deal.verdict()
+        assert not verdict.ok, tampered.step
+        assert (verdict.check, verdict.step) == ("draws", tampered.step)
+
+
+async def test_a_salt_is_128_random_bits_and_not_made_from_the_seed(harness: Harness) -> None:
+    """Even with the seed fixed (`durak-bot play --seed N`), each game's salt is 32 new random hex digits:
+    a salt made from the seed could be found by trying seeds, and the seal opened before the end."""
+    seed = 5
+    salts = []
+    for chat in ("-201", "-202"):
+        table = Harness(harness.store, chat=chat)
+        table.service = GameService(
+            table.store, ServiceConfig(ai_delay=0), clock=lambda: harness.clock, seed_source=lambda: seed
+        )
+        salts.append((await started(table)).deal_salt)
+    for salt in salts:
+        assert len(salt) == 32 and all(c in "0123456789abcdef" for c in salt)
+        assert salt != f"{seed:016x}" * 2
+    assert salts[0] != salts[1]  # the same seed, so the same deck; another salt

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from core import Game, Settings, new_game
-from core.commitment import PlayedGame, commitment, dealt_order, read_order, verify
+from core.commitment import PlayedGame, commitment, dealt_order, deck_text, new_salt, read_order, verify
 from core.state import clone_game
 from tests.core.invariants import random_settings
 
@@ -39,6 +39,7 @@ def record_of(dealt: Game, ended: Game) -> PlayedGame:
         durak=ended.result.durak,
         draw=ended.result.draw,
         order_out=tuple(ended.result.order_out),
+        deck=tuple(dealt_order(dealt)),
     )
 
 
@@ -52,7 +53,7 @@ def test_an_honest_game_verifies_whatever_its_rules() -> None:
             new_game(settings, [f"P{n}" for n in range(players)], seed=rng.getrandbits(63)), rng
         )
         order = dealt_order(dealt)
-        assert verify(record_of(dealt, ended), order, SALT, commitment(order, SALT)).ok
+        assert verify(record_of(dealt, ended), deck_text(order), SALT, commitment(order, SALT)).ok
 
 
 def test_a_trump_exchange_and_a_severny_turn_up_are_covered_by_the_seal() -> None:
@@ -64,7 +65,7 @@ def test_a_trump_exchange_and_a_severny_turn_up_are_covered_by_the_seal() -> Non
         exchanged += any(code == "e" for _seat, code in ended.log)
         severny_seen += ended.severny_card >= 0
         order = dealt_order(dealt)
-        assert verify(record_of(dealt, ended), order, SALT, commitment(order, SALT)).ok
+        assert verify(record_of(dealt, ended), deck_text(order), SALT, commitment(order, SALT)).ok
     assert exchanged and severny_seen  # both happened in these games, and verified
 
 
@@ -75,7 +76,7 @@ def test_a_deck_altered_after_the_seal_fails_verification() -> None:
         game = new_game(Settings(deck=36), ["A", "B", "C", "D"], seed=rng.getrandbits(63))
         dealt, ended = played_to_the_end(game, rng, alter_at=4)
         order = dealt_order(dealt)  # what was sealed: the deck as dealt, before the change
-        verdict = verify(record_of(dealt, ended), order, SALT, commitment(order, SALT))
+        verdict = verify(record_of(dealt, ended), deck_text(order), SALT, commitment(order, SALT))
         failed += not verdict.ok
         assert not verdict.ok, verdict
     assert failed == 40
@@ -89,9 +90,12 @@ def test_another_salt_or_another_order_does_not_give_the_seal() -> None:
     played = record_of(dealt, ended)
     other_salt = "f" + SALT[1:]
     swapped = [order[1], order[0], *order[2:]]
-    assert not verify(played, order, other_salt, seal).ok
-    assert not verify(played, swapped, SALT, seal).ok
-    assert not verify(played, order, "not hex", seal).ok
+    for verdict in (
+        verify(played, deck_text(order), other_salt, seal),
+        verify(played, deck_text(swapped), SALT, seal),
+        verify(played, deck_text(order), "not hex", seal),
+    ):
+        assert (verdict.ok, verdict.check) == (False, "hash")
 
 
 def test_the_seal_says_nothing_of_the_order_without_its_salt() -> None:
@@ -111,3 +115,12 @@ def test_a_revealed_order_reads_back_and_refuses_a_card_twice() -> None:
         except ValueError:
             continue
         raise AssertionError(f"read {bad!r}")
+
+
+def test_a_new_salt_is_128_bits_of_the_systems_randomness() -> None:
+    """`secrets.token_hex(16)`: 32 hexadecimal digits, each salt unrelated to any other (and to any seed)."""
+    salts = {new_salt() for _ in range(50)}
+    assert len(salts) == 50
+    assert all(len(salt) == 32 and int(salt, 16) >= 0 and salt == salt.lower() for salt in salts)
+    assert len({salt[:16] for salt in salts} | {salt[16:] for salt in salts}) == 100  # no half repeats
+    assert any(int(salt, 16) >> 126 for salt in salts)  # the top two bits are used too, not 2 x 63

@@ -16,6 +16,7 @@ page. Every request is kept (`requests`) so a test can check that nothing else w
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable
@@ -57,6 +58,10 @@ class FakeDiscordOAuth:
         self.tokens: dict[str, Grant] = {}
         self.instances: dict[str, Instance] = {}
         self.requests: list[tuple[str, str, dict[str, str]]] = []  # (method, path, form or query)
+        self.limited_until = 0.0  # token requests before then are answered 429 (`rate_limit`)
+        self.token_delay = 0.0  # seconds each token request takes (to see how many overlap)
+        self.in_flight = 0
+        self.most_in_flight = 0
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
@@ -77,6 +82,10 @@ class FakeDiscordOAuth:
         code = secrets.token_urlsafe(22)
         self.codes[code] = Grant(user_id, self.clock() + CODE_LIFETIME)
         return code
+
+    def rate_limit(self, seconds: float) -> None:
+        """Discord's token route answers 429 for the next ``seconds`` (Retry-After: what is left of them)."""
+        self.limited_until = self.clock() + seconds
 
     def launch(self, channel_id: str, guild_id: str | None, *users: str) -> str:
         """An Activity started in a channel (a guild's, or a DM's: ``guild_id`` None), with people in it."""
@@ -111,6 +120,20 @@ class FakeDiscordOAuth:
     async def _token(self, request: web.Request) -> web.Response:
         form = {key: str(value) for key, value in (await request.post()).items()}
         self.requests.append(("POST", "/oauth2/token", form))
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            if self.token_delay:
+                await asyncio.sleep(self.token_delay)
+            return self._grant(form)
+        finally:
+            self.in_flight -= 1
+
+    def _grant(self, form: dict[str, str]) -> web.Response:
+        wait = round(self.limited_until - self.clock(), 3)
+        if wait > 0:  # as Discord limits a route: the header, and the same in the body
+            body = {"message": "You are being rate limited.", "retry_after": wait, "global": False}
+            return web.json_response(body, status=429, headers={"Retry-After": str(wait)})
         if form.get("client_id") != self.client_id or form.get("client_secret") != self.client_secret:
             return web.json_response({"error": "invalid_client"}, status=401)
         if form.get("grant_type") != "authorization_code":

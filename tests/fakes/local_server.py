@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from aiohttp import web
 
 
@@ -13,3 +16,13 @@ async def serve_on_loopback(app: web.Application) -> tuple[web.AppRunner, str]:
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     return runner, f"http://127.0.0.1:{port}"
+
+
+@asynccontextmanager
+async def on_loopback(app: web.Application) -> AsyncIterator[str]:
+    """``app`` served on loopback for the ``async with``: its base URL, ending in "/"."""
+    runner, base_url = await serve_on_loopback(app)
+    try:
+        yield base_url + "/"
+    finally:
+        await runner.cleanup()

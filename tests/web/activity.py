@@ -4,7 +4,8 @@ activity-instance endpoints played by `tests.fakes.discord_oauth`."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -22,6 +23,17 @@ CLIENT_SECRET = "the-activity-client-secret-0123456789"
 BOT_TOKEN = "fake-bot-token"
 CHANNEL = "880000000000000001"
 GUILD = "770000000000000001"
+
+
+class Clock:
+    """A clock that moves only when a test moves it (``clock.now += 60``): sessions lapse, Discord's answers
+    age and sign-in budgets refill only when the test says time passed."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def channel_harness(redis: Any) -> Harness:
@@ -42,7 +54,14 @@ async def discord_side(*people: User) -> AsyncIterator[FakeDiscordOAuth]:
         await fake.close()
 
 
-def activity_pages(harness: Harness, redis: Any, fake: FakeDiscordOAuth) -> tuple[DiscordPages, Delivered]:
+def activity_pages(
+    harness: Harness,
+    redis: Any,
+    fake: FakeDiscordOAuth,
+    clock: Callable[[], float] = time.time,
+    **options: Any,
+) -> tuple[DiscordPages, Delivered]:
+    """The Activity's routes over the harness's service; ``clock`` is the sessions' and the instances'."""
     delivered = Delivered()
     oauth = DiscordOAuth(fake.api_base, CLIENT_ID, CLIENT_SECRET, BOT_TOKEN)
-    return DiscordPages(harness.service, redis, delivered, oauth), delivered
+    return DiscordPages(harness.service, redis, delivered, oauth, clock=clock, **options), delivered

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -21,7 +22,16 @@ from urllib.parse import urlsplit
 
 import pytest
 from aiohttp import web
-from playwright.async_api import Browser, Page, Playwright, Position, Route, ViewportSize, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Position,
+    Route,
+    ViewportSize,
+    async_playwright,
+)
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from adapters.web.local import WebPlayOptions, bound_port, serve_web_game
@@ -78,6 +88,36 @@ async def headless_chromium(*extra_args: str) -> AsyncIterator[Browser]:
             yield chromium
         finally:
             await chromium.close()
+
+
+@asynccontextmanager
+async def chromium_blocking_storage_of(
+    framed: str, framer: str, *extra_args: str
+) -> AsyncIterator[BrowserContext]:
+    """A Chromium profile that refuses cookies and storage to ``framed`` (an origin, any port) when it is in
+    a frame of ``framer``: what a browser blocking third-party storage does (Chromium's "block third-party
+    cookies", Chrome's incognito): ``sessionStorage`` then throws "Access is denied for this document"."""
+    if chromium_path() is None:
+        pytest.skip(NO_CHROMIUM)
+    exceptions = {f"{framed},{framer}": {"setting": 2}}  # 2: block, as Chromium's settings page writes it
+    with tempfile.TemporaryDirectory(prefix="chromium-") as profile:
+        os.makedirs(os.path.join(profile, "Default"))
+        with open(os.path.join(profile, "Default", "Preferences"), "w") as preferences:
+            json.dump({"profile": {"content_settings": {"exceptions": {"cookies": exceptions}}}}, preferences)
+        async with async_playwright() as playwright:
+            context = await playwright.chromium.launch_persistent_context(
+                profile,
+                executable_path=chromium_path(),
+                headless=True,
+                args=[*CHROMIUM_ARGS, *extra_args],
+                viewport=PHONE,
+                reduced_motion="reduce",
+            )
+            try:
+                context.set_default_timeout(WAIT_MS)
+                yield context
+            finally:
+                await context.close()
 
 
 async def _offline(route: Route) -> None:

@@ -17,15 +17,14 @@ from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from aiohttp import web
-from playwright.async_api import Browser, Frame, Page, Route
+from playwright.async_api import Browser, BrowserContext, Frame, Page, Route
 
-from adapters.web.local import bound_port
 from bot.inputs import User
 from tests.bot.harness import Harness
 from tests.fakes.discord_oauth import FakeDiscordOAuth
+from tests.fakes.local_server import on_loopback
 from tests.web.activity import CHANNEL, CLIENT_ID, GUILD, activity_pages, channel_harness, discord_side
-from tests.web.browser import PHONE, WAIT_MS, headless_chromium
+from tests.web.browser import PHONE, WAIT_MS, chromium_blocking_storage_of, headless_chromium
 from tests.web.pages import ANN, BOB, CAT, EVE
 from tests.web.test_browser import play_in_turns, result_lines
 
@@ -77,13 +76,8 @@ async def browser() -> AsyncIterator[Browser]:
 @asynccontextmanager
 async def activity_server(harness: Harness, redis: Any, fake: FakeDiscordOAuth) -> AsyncIterator[str]:
     pages, _ = activity_pages(harness, redis, fake)
-    runner = web.AppRunner(pages.app(), access_log=None, shutdown_timeout=0.5)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        yield f"http://127.0.0.1:{bound_port(runner, 0)}/"
-    finally:
-        await runner.cleanup()
+    async with on_loopback(pages.app()) as base:
+        yield base
 
 
 def client_page(base: str, user: User, code: str, instance_id: str) -> str:
@@ -127,6 +121,13 @@ class Opened:
 async def open_activity(browser: Browser, base: str, user: User, code: str, instance_id: str) -> Opened:
     context = await browser.new_context(viewport=PHONE, reduced_motion="reduce")
     context.set_default_timeout(WAIT_MS)
+    return await open_activity_in(context, base, user, code, instance_id)
+
+
+async def open_activity_in(
+    context: BrowserContext, base: str, user: User, code: str, instance_id: str
+) -> Opened:
+    """``user``'s Discord client in ``context`` with the Activity open."""
     html = client_page(base, user, code, instance_id)
 
     async def route(route: Route) -> None:
@@ -220,3 +221,29 @@ async def test_a_forged_code_and_a_replayed_code_sign_nobody_in(browser: Browser
             texts.append(await refused.frame.locator("#app").inner_text())
     assert all("sign-in could not be checked" in text for text in texts), texts
     assert not replayed.states and not forged.states
+
+
+async def test_the_activity_plays_where_the_browser_blocks_third_party_storage(fake_redis: Any) -> None:
+    """Discord frames the page from another site; a browser that refuses such frames their storage (Chromium
+    blocking third-party cookies, Chrome's incognito) must still sign in and play: the session lives in the
+    page's memory. Seen on main: "Failed to read the 'sessionStorage' property from 'Window': Access is
+    denied for this document." once the code was spent."""
+    harness = channel_harness(fake_redis)
+    await harness.command(ANN, "newgame", SHORT)
+    await harness.tap(BOB, "Join")
+    await harness.tap(ANN, "Start")
+    async with (
+        discord_side(ANN, BOB) as fake,
+        activity_server(harness, fake_redis, fake) as base,
+        chromium_blocking_storage_of("http://127.0.0.1", "https://discord.com", LOCAL_FRAMES) as context,
+    ):
+        instance = fake.launch(CHANNEL, GUILD, ANN.id, BOB.id)
+        opened = await open_activity_in(context, base, ANN, fake.authorize(ANN.id), instance)
+        blocked = await opened.frame.evaluate(
+            "() => { try { sessionStorage.getItem('x'); return ''; } catch (error) { return error.message; } }"
+        )
+        await opened.frame.wait_for_selector("#app[data-phase=play]")
+        hand = await opened.frame.locator(".hand .card").count()
+        text = await opened.frame.locator("#app").inner_text()
+    assert "Access is denied" in blocked, "the browser did block the frame's storage"
+    assert hand == 6 and "Access is denied" not in text

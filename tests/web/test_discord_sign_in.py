@@ -15,7 +15,7 @@ from adapters.web.discord_auth import ActivitySessions, ActivityUser
 from storage.keys import DISCORD
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
-from tests.fakes.discord_oauth import CODE_LIFETIME, FakeDiscordOAuth
+from tests.fakes.discord_oauth import CODE_LIFETIME, FakeDiscordOAuth, Instance
 from tests.web.activity import (
     CHANNEL,
     CLIENT_ID,
@@ -165,13 +165,39 @@ async def test_no_code_or_token_reaches_the_log(
 def test_a_session_token_altered_or_lapsed_signs_nobody_in() -> None:
     now = [1_000_000.0]
     sessions = ActivitySessions(CLIENT_SECRET, clock=lambda: now[0], lifetime=60)
-    token = sessions.issue(ActivityUser(ANN.id, ANN.name, "en"))
+    token = sessions.issue(ActivityUser(ANN.id, ANN.name, "en"), "i-1-gc-2-3", CHANNEL)
     viewer = sessions.viewer_of(token)
     assert viewer is not None and (viewer.platform, viewer.user.id) == (DISCORD, ANN.id)
+    assert (viewer.chat_id, viewer.instance_id) == (CHANNEL, "i-1-gc-2-3")
     payload, _, signature = token.partition(".")
-    forged = ActivitySessions("another-secret").issue(ActivityUser(BOB.id, BOB.name, "en"))
+    forged = ActivitySessions("another-secret").issue(
+        ActivityUser(BOB.id, BOB.name, "en"), "i-1-gc-2-3", CHANNEL
+    )
     assert sessions.viewer_of(forged) is None
     assert sessions.viewer_of(forged.partition(".")[0] + "." + signature) is None
     assert sessions.viewer_of(payload + "." + "0" * 64) is None
     now[0] += 61
     assert sessions.viewer_of(token) is None
+
+
+async def test_an_instance_id_with_twenty_digit_ids_signs_in(fake_redis: Any, fake: FakeDiscordOAuth) -> None:
+    """Discord's ids grow to 20 digits; an instance id holding three of them is 67 characters (seen on main:
+    refused, its limit was today's longest id)."""
+    channel, guild = "12345678901234567890", "98765432109876543210"
+    people = Harness(RedisGameStore(fake_redis), platform=DISCORD, chat=channel)
+    await people.command(ANN, "newgame", SHORT)
+    pages, _ = activity_pages(people, fake_redis, fake)
+    instance = f"i-{'1' * 20}-gc-{guild}-{channel}"
+    fake.instances[instance] = Instance(channel, guild, [ANN.id])
+    async with TestClient(TestServer(pages.app())) as served:
+        status, body = await sign_in(served, fake.authorize(ANN.id), instance)
+    assert len(instance) == 67 and status == 200, body
+
+
+async def test_the_instance_id_is_sent_to_discord_as_one_segment_of_its_path(
+    client: Client, fake: FakeDiscordOAuth
+) -> None:
+    instance = fake.launch(CHANNEL, GUILD, ANN.id)
+    assert (await sign_in(client, fake.authorize(ANN.id), instance))[0] == 200
+    asked = [path for _, path, _ in fake.requests if "activity-instances" in path]
+    assert asked == [f"/applications/{CLIENT_ID}/activity-instances/{instance}"]

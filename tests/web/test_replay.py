@@ -29,6 +29,7 @@ from bot.inputs import User
 from bot.payloads import Payload
 from bot.service import GameService
 from core import Game
+from core.commitment import CHECKS
 from storage.keys import LOCAL, archive_key
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
@@ -254,6 +255,9 @@ async def test_the_slider_and_the_move_list_walk_through_the_game(
         await page.wait_for_selector(f"#app[data-step='{last}'] .replay-result")
         assert await shown_hands(page) == replay["steps"][last]["hands"]
         assert await page.locator(".replay-result p").all_inner_texts() == replay["result"]
+        seal = page.locator(".replay-seal")  # the browser's own check of the deal, by the command's checks
+        assert await seal.get_attribute("data-checks") == " ".join(CHECKS)
+        assert await seal.get_attribute("data-seal") == "hash"  # the stacked deck is not the one sealed
         await page.keyboard.press("ArrowLeft")
         await page.wait_for_selector(f"#app[data-step='{last - 1}']")
         await page.click(".replay-moves li[data-step='1']")

@@ -9,6 +9,29 @@ const NO_GAME_CLOSE_CODE = 4404; // no such game for this viewer
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 8000;
 
+// What this tab keeps between its pages: in memory first, and in sessionStorage where the browser allows it.
+// A third-party frame (the Discord Activity, Telegram Web's) may be refused storage altogether: then every
+// read of sessionStorage throws, and the page goes on with what it holds in memory.
+const memory = new Map();
+
+function remember(key, value) {
+  memory.set(key, value);
+  try {
+    sessionStorage.setItem(key, value);
+  } catch {
+    // storage blocked: memory only
+  }
+}
+
+function recall(key) {
+  if (memory.has(key)) return memory.get(key);
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -23,16 +46,16 @@ export class ApiError extends Error {
  */
 export async function authorization(webApp) {
   if (webApp?.initData) return `tma ${webApp.initData}`;
-  const activity = sessionStorage.getItem(DISCORD_KEY);
+  const activity = recall(DISCORD_KEY);
   if (activity) return `discord ${activity}`;
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
   if (key) {
     history.replaceState(null, "", location.pathname + location.search);
     const answer = await request("POST", "api/session", `key ${key}`);
-    sessionStorage.setItem(SESSION_KEY, answer.token);
-    if (answer.ref) sessionStorage.setItem(REF_KEY, answer.ref);
+    remember(SESSION_KEY, answer.token);
+    if (answer.ref) remember(REF_KEY, answer.ref);
   }
-  const token = sessionStorage.getItem(SESSION_KEY);
+  const token = recall(SESSION_KEY);
   return token ? `session ${token}` : null;
 }
 
@@ -47,15 +70,15 @@ export function gameRef(webApp) {
     query.get("ref") ||
     webApp?.initDataUnsafe?.start_param ||
     query.get("tgWebAppStartParam") ||
-    sessionStorage.getItem(REF_KEY) ||
+    recall(REF_KEY) ||
     ""
   );
 }
 
 /** A Discord Activity's session, kept for the pages this tab goes to next (a replay, the next game). */
 export function keepDiscordSession(token, ref) {
-  sessionStorage.setItem(DISCORD_KEY, token);
-  sessionStorage.setItem(REF_KEY, ref);
+  remember(DISCORD_KEY, token);
+  if (ref) remember(REF_KEY, ref);
 }
 
 export async function request(method, path, auth, body) {

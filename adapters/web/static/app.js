@@ -3,7 +3,7 @@
 
 import { Api, ApiError, authorization, gameRef } from "./api.js";
 import { h } from "./dom.js";
-import { discordSignIn, launchedByDiscord } from "./discord.js";
+import { discordSignIn, keepRenewing, launchedByDiscord } from "./discord.js";
 import { buzz, startInTelegram, telegramWebApp } from "./telegram.js";
 import { cardActions, messageScreen, screen } from "./views.js";
 
@@ -165,8 +165,9 @@ async function start() {
   webApp = launchedByDiscord() ? null : await telegramWebApp();
   if (webApp) startInTelegram(webApp);
   let auth = null;
+  let renewIn = 0;
   try {
-    if (launchedByDiscord()) await discordSignIn(); // its session and the channel's game, kept for gameRef
+    if (launchedByDiscord()) renewIn = await discordSignIn(); // its session and the channel's game
     auth = await authorization(webApp);
   } catch (error) {
     api = new Api(null, "");
@@ -175,6 +176,7 @@ async function start() {
     return;
   }
   api = new Api(auth, gameRef(webApp));
+  if (renewIn) keepRenewing(auth, renewIn, (renewed) => (api.auth = renewed));
   await loadStrings(firstLanguage());
   if (!auth) {
     showMessage(ui.t("Open this page from the bot: the Open table button in Telegram, or the link durak-bot play --web prints."));

@@ -2,7 +2,9 @@
 // iframe with frame_id, instance_id and platform in its query; elsewhere nothing here loads anything.
 // Every request stays relative, so it goes through Discord's proxy (/.proxy/ paths) like the page itself.
 
-import { keepDiscordSession } from "./api.js";
+import { ApiError, keepDiscordSession, request } from "./api.js";
+
+const RETRY_RENEW_S = 30; // after a renewal that did not get through (no connection)
 
 const SDK_URL = "static/discord-sdk.js"; // @discord/embedded-app-sdk, bundled (scripts/build_discord_sdk.sh)
 
@@ -40,7 +42,8 @@ async function post(path, body) {
 /**
  * The SDK's order: ready, authorize (scope identify) for a code, our server's exchange (the code checked
  * with Discord, the person in this instance), then authenticate with the access token. The session is kept
- * with the ref of the channel's game (`authorization` and `gameRef` read them).
+ * with the ref of the channel's game (`authorization` and `gameRef` read them). Answers the seconds after
+ * which the session is to be renewed (`keepRenewing`).
  */
 export async function discordSignIn() {
   const DiscordSDK = await loadSdk();
@@ -58,4 +61,28 @@ export async function discordSignIn() {
   const session = await post("api/discord/session", { code, instance_id: sdk.instanceId });
   await sdk.commands.authenticate({ access_token: session.access_token });
   keepDiscordSession(session.token, session.ref);
+  return session.renew_in;
+}
+
+/**
+ * Renew the session every `seconds` while the page is open; the server renews it only while this person is
+ * still in the Activity, so a refusal (401) ends the renewals and the page's next request says why.
+ * `onAuth` gets each new Authorization header.
+ */
+export function keepRenewing(auth, seconds, onAuth) {
+  let current = auth;
+  const renew = async () => {
+    let next = RETRY_RENEW_S;
+    try {
+      const answer = await request("POST", "api/discord/renew", current);
+      keepDiscordSession(answer.token);
+      current = `discord ${answer.token}`;
+      onAuth(current);
+      next = answer.renew_in;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return;
+    }
+    setTimeout(renew, next * 1000);
+  };
+  setTimeout(renew, seconds * 1000);
 }

@@ -59,17 +59,19 @@ function draw() {
 }
 
 // What the browser's own check of the deal found (seal.js): shown under the result at every step.
+const SEAL_LABELS = { none: "seal_none", hash: "seal_bad", deal: "deal_bad", draws: "draws_bad", moves: "moves_bad", result: "result_bad" };
+
 function sealSection() {
   const { data, seal } = replay;
   if (!seal) return null;
-  const text =
-    seal.ok ? label("seal_ok")
-    : seal.reason === "none" ? label("seal_none")
-    : seal.reason === "seal" ? label("seal_bad")
-    : label("draws_bad", { step: seal.step });
+  const text = seal.ok ? label("seal_ok") : label(SEAL_LABELS[seal.check] || "seal_bad", { step: seal.step });
   return h(
     "section",
-    { class: `replay-seal ${seal.ok ? "ok" : "bad"}`, "data-seal": seal.ok ? "ok" : seal.reason },
+    {
+      class: `replay-seal ${seal.ok ? "ok" : "bad"}`,
+      "data-seal": seal.ok ? "ok" : seal.check,
+      "data-checks": (data.check?.names || []).join(" "),
+    },
     h("p", {}, text),
     data.deal ? h("p", { class: "replay-seal-hash" }, `${label("seal")}: ${data.deal.commitment}`) : null,
   );
@@ -335,7 +337,7 @@ async function start() {
   }
   document.documentElement.lang = replay.data.lang || "en";
   replay.step = 0;
-  replay.seal = await checkDeal(replay.data.deal, replay.data.steps);
+  replay.seal = await checkDeal(replay.data);
   draw();
 }
 
