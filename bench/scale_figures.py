@@ -4,10 +4,11 @@ and the rows it prints."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from web_common import percentile
 
+from adapters.telegram.deeplink import decode_start
 from bot.payloads import parse
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import FakeChat, Version
@@ -30,15 +31,14 @@ def hand_step(version: Version) -> Key | None:
 
 
 def table_step(version: Version) -> Key | None:
-    """The (game, step) a group's table shows: its "My hand" deep link's start payload,
-    ``<chat>_<game>_<step>_H``."""
+    """The (game, step) a group's table shows: its "My hand" deep link's payload."""
     for row in (version.reply_markup or {}).get("inline_keyboard", []):
         for button in row:
             url = str(button.get("url", ""))
             if "?start=" in url:
-                parts = url.split("?start=", 1)[1].rsplit("_", 3)
-                if len(parts) == 4 and parts[2].isdigit() and parts[3] == "H":
-                    return parts[1], int(parts[2])
+                payload = parse(decode_start(url.split("?start=", 1)[1]) or "")
+                if payload is not None and payload.code == "H":
+                    return payload.game_id, payload.step
     return None
 
 
@@ -74,6 +74,8 @@ class Result:
     dealt: int  # games dealt in time (a lobby that never filled, e.g. a lost edit, leaves its game out)
     stuck: list[str]
     kinds: Counter[str]  # the writes by chat kind and method
+    not_modified: int = 0  # edits Telegram answered "message is not modified" (the bot should make none)
+    live_hands: list[str] = field(default_factory=list)  # private chats left with more than one live hand
 
     @property
     def writes_per_move(self) -> float:
@@ -105,6 +107,29 @@ def stale_screens(fake: FakeTelegram) -> list[str]:
     return found
 
 
+def not_modified(fake: FakeTelegram) -> int:
+    """Edits the fake answered "message is not modified", over the whole run."""
+    return sum(1 for r in fake.call_log if r.status == 400 and "not modified" in r.description)
+
+
+def several_live_hands(fake: FakeTelegram) -> list[str]:
+    """Private chats showing more than one message with buttons to press (one live hand a person)."""
+    found = []
+    for chat in fake.chats.values():
+        if chat.is_group:
+            continue
+        live = [
+            message.message_id
+            for message in chat.messages.values()
+            if message.from_bot
+            and not message.deleted
+            and any("callback_data" in b for b in message.buttons())
+        ]
+        if len(live) > 1:
+            found.append(f"chat {chat.id}: messages {live} show buttons")
+    return found
+
+
 def seconds_or_none(samples: list[float]) -> str:
     """The p95 of ``samples``; "-" without any (Mini App play: the group's table waits for someone going out)."""
     return f"{percentile(samples, 0.95):.2f}" if samples else "-"
@@ -115,7 +140,8 @@ def print_row(row: Result) -> None:
         f"{row.games:>5} {row.processes:>5} {row.moves:>6} {row.writes_per_move:>11.2f} {row.rate_limited:>4} "
         f"{row.rate_limited_all:>7} {percentile(row.next_samples, 0.5):>8.2f} "
         f"{percentile(row.next_samples, 0.95):>8.2f} {seconds_or_none(row.table_samples):>9} "
-        f"{row.stale:>5} {row.dealt:>5} {row.setup_seconds:>7.0f} {row.load:>5.1f}",
+        f"{row.stale:>5} {row.dealt:>5} {row.setup_seconds:>7.0f} {row.load:>5.1f} {row.not_modified:>7} "
+        f"{len(row.live_hands):>5}",
         flush=True,
     )
     if row.moves:
@@ -123,6 +149,8 @@ def print_row(row: Result) -> None:
         print(f"      writes a move: {shares}")
     for example in row.stale_examples:
         print(f"      stale: {example}")
+    for example in row.live_hands[:3]:
+        print(f"      two live hands: {example}")
     for reason in row.stuck:
         print(f"      left out: {reason}")
 

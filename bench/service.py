@@ -9,7 +9,7 @@ random one: a cheap legal choice that needs no engine here) as soon as the previ
 each game always has one input in flight and the service is the only thing being measured. Each game opens
 with /newgame, the others press Join, the creator presses Start; a finished game is followed by a new one in
 the same chat. The games are spread over 1, 2 and 4 worker processes sharing one redis-server (unix socket,
-AOF on, as the embedded default).
+AOF on, as the embedded default; ``--fsync always everysec`` runs everything once per policy, side by side).
 
 Flat out, latency is mostly queueing (each of N games waits for the N-1 inputs ahead of it: p50 is about N
 divided by the rate), so latency is judged in the paced runs, where people think between presses and the
@@ -464,6 +464,13 @@ def main() -> int:
     parser.add_argument("--size-games", type=int, default=20, help="games per player count for state sizes")
     parser.add_argument("--cluster", action="store_true", help="a local 3-node Redis Cluster instead")
     parser.add_argument(
+        "--fsync",
+        nargs="+",
+        default=["always"],
+        choices=["always", "everysec"],
+        help="the redis-server's appendfsync, each in turn (the bot's default: always; docs/reliability.md)",
+    )
+    parser.add_argument(
         "--mixed", action="store_true", help="people and hard-AI games in one process instead"
     )
     parser.add_argument("--human-games", type=int, default=20, help="--mixed: games of two people")
@@ -478,46 +485,50 @@ def main() -> int:
         f"hiredis {'on' if redis.utils.HIREDIS_AVAILABLE else 'off'}; "
         f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
     )
-    with tempfile.TemporaryDirectory(prefix="durak-bench-") as folder:
-        if args.cluster:
-            from tests.storage.cluster_nodes import LocalCluster
+    for fsync in [None] if args.cluster else args.fsync:
+        if fsync is not None:
+            print(f"== appendfsync {fsync} ==")
+        with tempfile.TemporaryDirectory(prefix="durak-bench-") as folder:
+            run_on_redis(args, Path(folder), fsync)
+    return 0
 
-            cluster = LocalCluster(Path(folder))
-            cluster.start()
-            url, flush, stop = (
-                f"redis://127.0.0.1:{cluster.ports[0]}?cluster=yes",
-                cluster.flush,
-                cluster.stop,
-            )
-        else:
-            server = RedisServer(Path(folder))
-            server.start()
-            url, flush, stop = server.url, lambda: server.client().flushall(), server.stop
-        print(f"Redis: {url}")
-        try:
-            if args.mixed:
-                mixed_main(url, flush, args)
-                return 0
-            print_header("flat out: every game presses as soon as its last press returned")
-            rows = []
+
+def run_on_redis(args: argparse.Namespace, folder: Path, fsync: str | None) -> None:
+    """The runs `args` asks for on a fresh local Redis (a cluster, or one server with ``fsync``)."""
+    if args.cluster:
+        from tests.storage.cluster_nodes import LocalCluster
+
+        cluster = LocalCluster(folder)
+        cluster.start()
+        url, flush, stop = f"redis://127.0.0.1:{cluster.ports[0]}?cluster=yes", cluster.flush, cluster.stop
+    else:
+        server = RedisServer(folder, fsync=fsync or "always")
+        server.start()
+        url, flush, stop = server.url, lambda: server.client().flushall(), server.stop
+    print(f"Redis: {url}")
+    try:
+        if args.mixed:
+            mixed_main(url, flush, args)
+            return
+        print_header("flat out: every game presses as soon as its last press returned")
+        rows = []
+        for processes in args.processes:
+            flush()
+            rows.append(run_processes(url, processes, args.games, args.players, args.seconds))
+            print_row(rows[-1])
+        if (args.paced > 0 and rows) or args.offered > 0:
+            offered = args.offered or args.paced * rows[0]["inputs_per_second"]
+            think = args.games / offered
+            print_header(f"paced: {offered:.0f} inputs/s offered (each person thinks ~{think:.2f} s)")
             for processes in args.processes:
                 flush()
-                rows.append(run_processes(url, processes, args.games, args.players, args.seconds))
-                print_row(rows[-1])
-            if (args.paced > 0 and rows) or args.offered > 0:
-                offered = args.offered or args.paced * rows[0]["inputs_per_second"]
-                think = args.games / offered
-                print_header(f"paced: {offered:.0f} inputs/s offered (each person thinks ~{think:.2f} s)")
-                for processes in args.processes:
-                    flush()
-                    print_row(run_processes(url, processes, args.games, args.players, args.seconds, think))
-            print(f"stored state of a running game (bytes, every move of {args.size_games} games):")
-            for players in (2, 4, 6):
-                mean, largest = asyncio.run(state_sizes(url, players, args.size_games))
-                print(f"  {players} players: mean {mean:.0f}, max {len(largest)}: {size_breakdown(largest)}")
-        finally:
-            stop()
-    return 0
+                print_row(run_processes(url, processes, args.games, args.players, args.seconds, think))
+        print(f"stored state of a running game (bytes, every move of {args.size_games} games):")
+        for players in (2, 4, 6):
+            mean, largest = asyncio.run(state_sizes(url, players, args.size_games))
+            print(f"  {players} players: mean {mean:.0f}, max {len(largest)}: {size_breakdown(largest)}")
+    finally:
+        stop()
 
 
 def print_header(title: str) -> None:

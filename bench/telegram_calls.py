@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import fakeredis  # noqa: E402
 
+from bot import payloads  # noqa: E402
 from bot.ai_seats import choose_ai_action  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
 from core import Settings, new_game  # noqa: E402
@@ -75,8 +76,8 @@ async def button_for(
         if hand is not None:
             for button in hand.buttons():
                 data = button.get("callback_data", "")
-                parts = data.rsplit("|", 2)
-                if len(parts) == 3 and parts[2] == code and int(parts[1]) <= step and data != refused:
+                parsed = payloads.parse(data)
+                if parsed and parsed.code == code and parsed.step <= step and data != refused:
                     return hand.message_id, data
         if time.monotonic() > deadline:
             raise AssertionError(f"no button for {code} at step {step}")

@@ -36,6 +36,9 @@ time to deliver what is queued, then the screens are judged. Printed per N and p
   carries the step);
 - stale: screens left at the end showing an older step than one already delivered to that chat for the
   same game (a hand or table edit overtaken by an older one, an announced hand's old copy not removed).
+- not mod: edits Telegram answered "message is not modified" over the run (the bot should provoke none);
+- 2live: private chats left at the end with more than one message showing buttons to press (one live hand
+  a person).
 
 Times are Telegram (virtual) seconds: the fake's clock, which the bot processes pace by, runs ``--speed``
 times real time (1: real time, the default and what the documented figures use). The last line gives the
@@ -69,7 +72,9 @@ from scale_figures import (  # noqa: E402
     Result,
     hand_step,
     largest,
+    not_modified,
     print_row,
+    several_live_hands,
     stale_screens,
     table_step,
 )
@@ -77,7 +82,6 @@ from telegram_calls import NAMES, WORDS  # noqa: E402
 from web_common import page_states  # noqa: E402
 
 from adapters.web.links import game_ref  # noqa: E402
-from bot.game.seats import seat_of  # noqa: E402
 from bot.payloads import parse  # noqa: E402
 from bot.queries import session_id  # noqa: E402
 from bot.session import ChatSession, Playing  # noqa: E402
@@ -88,7 +92,6 @@ from storage.store import RedisGameStore  # noqa: E402
 from tests.fakes.telegram_api import FakeTelegram  # noqa: E402
 from tests.fakes.telegram_model import Clock, FakeChat, FakeUser, StoredMessage  # noqa: E402
 from tests.scale.cluster import BotExited, Cluster, webhook_bots  # noqa: E402
-from tests.scale.taps import made_now  # noqa: E402
 from tests.web.initdata import make_init_data  # noqa: E402
 
 THINK = (2.0, 8.0)  # seconds a person thinks once their buttons are on screen
@@ -98,21 +101,6 @@ SETUP_LIMIT = (
 )
 SETTLE_QUIET = 3.0  # real seconds without a write: the bot has delivered what was queued
 SETTLE_LIMIT = 30.0
-
-
-@dataclass
-class LeftHand:
-    """A hand message left as it was after its player's own press (`bot.game.screens.left_after_own_press`)
-    while they act again: its buttons that the bot makes as tapped now are current for the game's step."""
-
-    message_id: int
-    versions: int  # how many versions the message had: an edit since ends the continuation
-    key: Key  # (game, the game's step now), not the step its buttons were drawn at
-    payloads: list[str]
-
-    def still_on(self, hand: StoredMessage) -> bool:
-        """Whether ``hand`` is that message, not edited since."""
-        return self.message_id == hand.message_id and self.versions == len(hand.versions)
 
 
 @dataclass
@@ -158,10 +146,6 @@ class Scale:
         self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)  # user id -> screen changed
         self.pages: dict[int, Page] = {}  # user id -> page (app play)
         self.shown: dict[Key, dict[int, float]] = defaultdict(dict)  # app: (game, step) -> user -> when
-        self.left: dict[int, LeftHand] = {}  # chat play: user id -> their hand, left, offering moves again
-        self.left_shown: dict[Key, dict[int, float]] = defaultdict(
-            dict
-        )  # ... since when (the press's answer)
         self.group_of: dict[int, int] = {}  # user id -> their group
         self.presses: list[Press] = []
         self.refused = 0
@@ -268,50 +252,16 @@ class Scale:
         hand = self.hand(user)
         if hand is None:
             return None
-        left = self.left.get(user.id)
-        if left is not None and left.still_on(hand):
-            return hand, left.key
         key = hand_step(hand.current)
         return (hand, key) if key is not None else None
 
     async def press_hand(self, user: FakeUser, hand: StoredMessage, rng: random.Random) -> None:
-        """Tap a move of what is on screen; once the press is answered, if the hand was left as it was while
-        the person acts again, the buttons the bot makes as tapped are what they tap next (a defender covering
-        card after card reads the table and the answer "You beat ..." and goes on from the same message)."""
-        left = self.left.pop(user.id, None)
-        versions = len(hand.versions)
-        if left is not None and left.still_on(hand):
-            moves = left.payloads
-        else:
-            moves = [b["callback_data"] for b in hand.buttons() if parse(b.get("callback_data", ""))]
-            moves = [data for data in moves if data.rsplit("|", 1)[1][:1].islower()]
-        pressed = rng.choice(moves)
-        query_id = self.fake.user_presses(user, hand.message_id, user, pressed)
+        """Tap a move of what is on screen, and wait for the press's answer."""
+        moves = [b["callback_data"] for b in hand.buttons() if parse(b.get("callback_data", ""))]
+        moves = [data for data in moves if data.rsplit("|", 1)[1][:1].islower()]
+        query_id = self.fake.user_presses(user, hand.message_id, user, rng.choice(moves))
         with contextlib.suppress(AssertionError):
             await self.until(lambda: query_id in self.fake.callback_answers, lambda: "an answer", 10.0)
-        answered_at = self.fake.clock.now()
-        if len(hand.versions) == versions and not hand.deleted:
-            await self.acting_again(user, hand, [data for data in moves if data != pressed], answered_at)
-
-    async def acting_again(
-        self, user: FakeUser, hand: StoredMessage, payloads: list[str], answered_at: float
-    ) -> None:
-        """The person's hand was left after their press: whether they act again now, from the stored game
-        (what a player reads off the table), and with which of the buttons still on the message."""
-        record = await self.store.load(ChatRef("tg", str(self.group_of[user.id])))
-        session = ChatSession.decode(record.state) if record.state else None
-        if session is None or not isinstance(session.header, Playing) or session.game is None:
-            return
-        header, game = session.header, session.game
-        seat = seat_of(header, str(user.id))
-        if seat is None:
-            return
-        made = [data for data in payloads if made_now(game, header.game_id, seat, data)]
-        if made:
-            key = (header.game_id, game.step)
-            self.left[user.id] = LeftHand(hand.message_id, len(hand.versions), key, made)
-            self.left_shown[key].setdefault(user.id, answered_at)
-            self.changed[user.id].set()
 
     async def person(self, table: Table, user: FakeUser, rng: random.Random) -> None:
         """Once moves are on screen, think, then tap one of those on screen then; again."""
@@ -408,9 +358,6 @@ class Scale:
                             tables[key[0]].append((key[1], version.at))
                     elif (key := hand_step(version)) is not None:
                         hands[key].setdefault(chat.id, version.at)
-        for key, users in self.left_shown.items():  # a hand left after its player's press, offering moves
-            for user_id, at in users.items():
-                hands[key][user_id] = min(at, hands[key].get(user_id, at))
         return (self.shown if self.app else hands), tables
 
 
@@ -507,6 +454,7 @@ def figures(
         sum(1 for r in in_window if r.status == 429), sum(1 for r in fake.call_log if r.status == 429),
         next_samples, table_samples, len(stale), stale[:3], setup, end - start, scale.refused, load,
         sum(table.games > 0 for table in scale.tables.values()), scale.stuck[:3], kinds,
+        not_modified(fake), several_live_hands(fake),
     )  # fmt: skip
 
 
@@ -519,7 +467,8 @@ def print_header(app: bool, speed: float, players: int) -> None:
     print(f"{mode}; {players} people a game, each thinks {THINK[0]:g}-{THINK[1]:g} s; clock speed {speed:g}")
     print(
         f"{'games':>5} {'procs':>5} {'moves':>6} {'writes/move':>11} {'429':>4} {'429 all':>7} "
-        f"{'next p50':>8} {'next p95':>8} {'table p95':>9} {'stale':>5} {'dealt':>5} {'setup s':>7} {'load':>5}"
+        f"{'next p50':>8} {'next p95':>8} {'table p95':>9} {'stale':>5} {'dealt':>5} {'setup s':>7} {'load':>5} "
+        f"{'not mod':>7} {'2live':>5}"
     )
 
 
@@ -561,7 +510,9 @@ async def main() -> None:
         "writes/move: sendMessage + editMessageText + deleteMessage accepted in the window over the moves "
         "applied in it; 429: flood refusals in the window (all: the whole run, setup included); next: from a "
         "press to the next actor's move buttons on screen; table: to the group's table showing that step; "
-        "stale: screens left showing an older step than one delivered; dealt: games dealt within "
+        'stale: screens left showing an older step than one delivered; not mod: edits answered "message is '
+        'not modified" (the whole run); 2live: private chats left with two hands showing buttons; dealt: games '
+        "dealt within "
         f"{SETUP_LIMIT:g} s; times in Telegram seconds; load: "
         f"the machine's 1-minute load average ({os.cpu_count()} cores)"
     )

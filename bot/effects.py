@@ -69,6 +69,7 @@ class ShowHand:
     version: int = 0  # as `ShowTable.version`
     announce: bool = False  # their turn came after a wait: send it anew (the platform notifies), drop the old
     in_play: bool = False  # as `ShowTable.in_play`: a waiting hand may wait a while for its next change
+    final: bool = False  # the game is over for this person (it ended, or they are out): never updated again
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,34 @@ class Reply:
     private: bool = False
     user_id: str = ""
     asked_for: bool = False  # private, and asked for (/me): if it cannot reach them, the chat says so
+    answer: bool = False  # an adapter's: a press's or command's own answer said as a message (no toast there)
+    tag: str = (
+        ""  # true only for a while (`Retract`): the adapter keeps where it went, under the tag and user
+    )
+    version: int = (
+        0  # as `ShowTable.version`: a `Retract` of a later version removes it, even one still queued
+    )
+
+
+@dataclass(frozen=True)
+class Retract:
+    """What was said under ``tag`` to or about ``user_id`` (`Reply.tag`) is no longer true: remove it where it
+    went (the person's private chat when ``private``, else the chat), and never send it if it still waits.
+
+    "Open a private chat with me" once the person did (or left, or the game ended); "15 seconds left" once
+    the turn it was about has passed. Nothing to do when nothing was said under the tag."""
+
+    chat: str
+    tag: str
+    user_id: str
+    private: bool = False
+    version: int = 0  # as `Reply.version`: what was said under the tag before this version is removed
+
+
+# `Reply.tag` values: the request to open the bot's private chat (the adapter may make one itself, after a
+# refused hand), and the reminder of the turn clock.
+OPEN_PRIVATE = "open_private"
+TURN_REMINDER = "reminder"
 
 
 @dataclass(frozen=True)
@@ -102,7 +131,7 @@ class Alert:
     rate_limited: bool = False  # set by the service: refused by the per-user limit, before any Redis call
 
 
-Effect = ShowTable | ShowHand | Notice | Reply | Alert
+Effect = ShowTable | ShowHand | Notice | Reply | Alert | Retract
 
 
 class ShownVersions:

@@ -12,7 +12,16 @@ holding the message ids, expiring with the game), what they delivered:
   backwards across processes;
 - ``flight:table``, ``flight:hand:<user>`` = ``<send>|<until>`` while one process's send of that screen is
   on its way: the others' sends of it wait for its answer, so two edits never race to Telegram, and an
-  edit after a hand posted anew (a turn announced) goes to the new message, not the one being deleted.
+  edit after a hand posted anew (a turn announced) goes to the new message, not the one being deleted;
+- ``content:table``, ``content:hand:<user>`` = ``<message>|<digest>|<live>``: what the screen's message
+  shows, as the send that last landed left it (``live``: with buttons to press), so no process sends an
+  edit that would change nothing ("message is not modified") or strips buttons a message does not have;
+- ``owed:table``, ``owed:hand:<user>`` = old messages of the screen still to remove (``<chat>:<id>:<d|s>``,
+  delete or strip of its buttons) after it was posted anew: whichever process sends the screen next does
+  what the poster could not;
+- ``said:<tag>:<user>:<chat>:<id>`` = the version of a message said for a while (`bot.effects.Reply.tag`),
+  and ``unsaid:<tag>:<user>`` = the version of its newest `bot.effects.Retract`: what was said before it is
+  removed, and a message still waiting to be sent then is not sent.
 
 A hand is not sent again when a move does not change it, so its version lags the chat's without being out
 of date; its fingerprint (a digest of the platform-neutral message) says whether the hand shown is the one
@@ -44,6 +53,10 @@ HAND_SHOWN = "shown:hand:"
 SENDING = "sending:"
 FLIGHT = "flight:"
 SPACED = "spaced:"
+CONTENT = "content:"
+OWED = "owed:"
+SAID = "said:"
+UNSAID = "unsaid:"
 FLUSH_AFTER = 0.5  # seconds marks wait to be written together
 
 
@@ -70,6 +83,41 @@ def flight_mark(screen: str) -> str:
 def spaced_mark(screen: str) -> str:
     """The field saying until when a spaced screen (a running game's table) keeps its next send back."""
     return SPACED + screen
+
+
+def content_mark(screen: str) -> str:
+    """The field saying what the screen's message shows (its message, a digest, whether it has buttons)."""
+    return CONTENT + screen
+
+
+def owed_mark(screen: str) -> str:
+    """The field listing the screen's old messages still to remove after it was posted anew."""
+    return OWED + screen
+
+
+def said_mark(tag: str, user_id: str, where: str) -> str:
+    """The field of one message said under ``tag`` for ``user_id`` (``where``: the platform's place of it)."""
+    return f"{SAID}{tag}:{user_id}:{where}"
+
+
+def said_marks(messages: dict[str, str], tag: str, user_id: str) -> dict[str, tuple[str, int]]:
+    """The messages said under ``tag`` for ``user_id``, by field: where each is, and its version."""
+    prefix = f"{SAID}{tag}:{user_id}:"
+    return {
+        name: (name.removeprefix(prefix), int(value) if value.isdigit() else 0)
+        for name, value in messages.items()
+        if name.startswith(prefix)
+    }
+
+
+def unsaid_mark(tag: str, user_id: str) -> str:
+    """The field holding the version of the newest retraction of ``tag`` for ``user_id``."""
+    return f"{UNSAID}{tag}:{user_id}"
+
+
+def unsaid_version(messages: dict[str, str], tag: str, user_id: str) -> int:
+    value = messages.get(unsaid_mark(tag, user_id), "")
+    return int(value) if value.isdigit() else 0
 
 
 def screen_marks(screen: str) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from bot.game.archive import Archived, ArchiveError, FinalGame, final_position
+from bot.game.archive import Archived, ArchiveError, FinalGame, final_position, finished_by_ai
 from bot.game.seats import seat_of
 from bot.i18n import translator
 from bot.render.refusal import refusal_text
@@ -136,7 +136,7 @@ class GameQueries:
         if archived is not None:
             try:
                 game, events = final_position(archived)
-                found = FinalGame(game, events)
+                found = FinalGame(game, events, finished_by_ai(archived))
             except ArchiveError as error:
                 log.warning("archived game %s does not replay: %s", game_id, error)
         self._finals[game_id] = found

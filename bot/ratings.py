@@ -10,6 +10,10 @@ game rates its people by their order among themselves and an AI's level never mo
 game that compares no two people (fewer than two people, or a team game whose people all sit on one side)
 is not rated at all, so one person cannot farm a rating by beating AI seats. Such a game still counts in
 the stats (games, durak, points), which rank below every rated player in `/stats`.
+
+Nor can a person farm one by letting the AI play for them (rules.md §9.6): a seat the AI was still playing
+when it went out or the game ended (`Seat.left_to_ai`) ranks below every person who finished their own seat,
+the durak included, as the anchors count a timeout: a loss.
 """
 
 from __future__ import annotations
@@ -47,16 +51,23 @@ class Change:
         return ordinal(self.after) - ordinal(self.before)
 
 
-def places(result: Result, seats: int, teams: bool = False) -> list[int]:
+def places(result: Result, seats: int, teams: bool = False, by_ai: frozenset[int] = frozenset()) -> list[int]:
     """Each seat's place for the model (lower is better): the order of going out with the durak last; a
-    draw ties everyone; in a team game the winning team is first and the losing team second."""
+    draw ties everyone; in a team game the winning team is first and the losing team second.
+
+    ``by_ai``: seats the AI finished for their owner (rules.md §9.6), tied below everyone else, the durak
+    included: the AI's play gains their owner nothing, and tied, none of them gains over another."""
     if result.draw:
-        return [1] * seats
-    losers = set(result.losers) if result.losers else {result.durak}
-    if teams:
-        return [2 if seat in losers else 1 for seat in range(seats)]
-    place = {seat: number for number, seat in enumerate(result.order_out, start=1) if seat not in losers}
-    return [place.get(seat, seats) for seat in range(seats)]
+        ranks = [1] * seats
+    elif teams:
+        losers = set(result.losers) if result.losers else {result.durak}
+        ranks = [2 if seat in losers else 1 for seat in range(seats)]
+    else:
+        losers = set(result.losers) if result.losers else {result.durak}
+        place = {seat: number for number, seat in enumerate(result.order_out, start=1) if seat not in losers}
+        ranks = [place.get(seat, seats) for seat in range(seats)]
+    below = max(ranks, default=0) + 1
+    return [below if seat in by_ai else rank for seat, rank in enumerate(ranks)]
 
 
 def compares_people(seats: list[Seat], teams: bool = False) -> bool:
@@ -76,17 +87,19 @@ def side(seat: Seat, number: int) -> int:
 def rated(result: Result, seats: list[Seat], teams: bool = False) -> list[Change | None] | None:
     """Each seat's change (None for an AI seat), or None when the game is not rated: it compares no two
     people (`compares_people`), or a person's seat has no rating (a game started before ratings existed).
-    Only the people are ranked, by their places among themselves."""
+    Only the people are ranked, by their places among themselves; a seat the AI finished for its owner
+    (`Seat.left_to_ai`) ranks below all who finished their own, and alone, outside their team."""
     people = [number for number, seat in enumerate(seats) if not seat.is_ai]
     if not compares_people(seats, teams) or any(seats[number].rating is None for number in people):
         return None
-    ranks = places(result, len(seats), teams)
+    by_ai = frozenset(number for number in people if seats[number].left_to_ai)
+    ranks = places(result, len(seats), teams, by_ai)
     among = sorted({ranks[number] for number in people})
     before = [seats[number].rating or NEW for number in people]
     after = _rate(
         [MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in before],
         [among.index(ranks[number]) + 1 for number in people],
-        teams,
+        [teams and not result.draw and number not in by_ai for number in people],
     )
     changes: list[Change | None] = [None] * len(seats)
     for number, old, new in zip(people, before, after, strict=True):
@@ -94,16 +107,21 @@ def rated(result: Result, seats: list[Seat], teams: bool = False) -> list[Change
     return changes
 
 
-def _rate(players: list[PlackettLuceRating], ranks: list[int], teams: bool) -> list[PlackettLuceRating]:
-    """The model's new rating of each seat: one team per seat, or in a team game the two sides."""
-    if not teams or len(set(ranks)) == 1:
-        return [
-            team[0] for team in MODEL.rate([[player] for player in players], ranks=[float(r) for r in ranks])
-        ]
-    sides = sorted(set(ranks))
-    members = [[seat for seat, rank in enumerate(ranks) if rank == side] for side in sides]
-    new = MODEL.rate([[players[seat] for seat in side] for side in members], ranks=[float(s) for s in sides])
-    by_seat: dict[int, PlackettLuceRating] = {}
-    for side, ratings in zip(members, new, strict=True):
-        by_seat.update(zip(side, ratings, strict=True))
-    return [by_seat[seat] for seat in range(len(players))]
+def _rate(players: list[PlackettLuceRating], ranks: list[int], sided: list[bool]) -> list[PlackettLuceRating]:
+    """The model's new rating of each player: one team per player, except those ``sided`` (the partners of
+    a decided team game who finished their own seats), who are rated as one team with the others of their
+    rank, their side."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for number, rank in enumerate(ranks):
+        groups.setdefault((rank, -1 if sided[number] else number), []).append(number)
+    members = list(groups.values())  # in the players' order, as openskill was always given them
+    if any(sided):  # a team game's sides in the order of their ranks, as they were always given
+        members.sort(key=lambda group: (ranks[group[0]], group[0]))
+    new = MODEL.rate(
+        [[players[number] for number in group] for group in members],
+        ranks=[float(ranks[group[0]]) for group in members],
+    )
+    by_player: dict[int, PlackettLuceRating] = {}
+    for group, ratings in zip(members, new, strict=True):
+        by_player.update(zip(group, ratings, strict=True))
+    return [by_player[number] for number in range(len(players))]

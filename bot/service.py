@@ -22,7 +22,7 @@ from bot.ai_seats import OFF_LOOP
 from bot.commands.handlers import handler_for
 from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
-from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
+from bot.effects import Alert, Effect, Reply, Retract, ShowHand, ShowTable
 from bot.game import app_screens, moves, private_chat
 from bot.game import catch_up as recovery
 from bot.game.presses import route_press
@@ -379,9 +379,10 @@ def saved_record(before: ChatRecord, version: int, state: str | None, decision: 
 
 def stamped(effects: list[Effect], version: int) -> list[Effect]:
     """The effects with each table and hand marked with the chat version it shows, so an adapter can drop
-    one that reaches it after a newer one (`ShownVersions`). In place: the decision is not used again."""
+    one that reaches it after a newer one (`ShownVersions`); so too what is said for a while (`Reply.tag`)
+    and its retraction (`Retract`). In place: the decision is not used again."""
     for index, effect in enumerate(effects):
-        if isinstance(effect, ShowTable | ShowHand):
+        if isinstance(effect, ShowTable | ShowHand | Retract) or (isinstance(effect, Reply) and effect.tag):
             effects[index] = replace(effect, version=version)
     return effects
 

@@ -51,6 +51,13 @@ class Seat(BaseModel):
     def played_by_ai(self) -> bool:
         return self.ai is not None or self.autopilot
 
+    @property
+    def left_to_ai(self) -> bool:
+        """A person's seat the AI plays for them (after two timeouts). Once the seat is out it is never taken
+        back (`bot.game.moves`), so at the end of a game this names exactly the seats their owner did not
+        finish, which count as played and no more (rules.md §9.6)."""
+        return self.ai is None and self.autopilot
+
 
 class TableEvent(BaseModel):
     """Something the whole table saw, kept for the "last actions" lines of the table."""
@@ -113,9 +120,6 @@ class Playing(Stored):
     # (`core.commitment`, docs/fairness.md); empty for games started before deals were committed
     deal_commitment: str = Field(default="", exclude_if=lambda value: not value)
     deal_salt: str = Field(default="", exclude_if=lambda value: not value)
-    # the seats whose hand message was left as it was after their own press and not drawn since
-    # (`bot.game.screens.left_after_own_press`): a catch-up does not draw them again for that alone
-    left_hands: tuple[int, ...] = Field(default=(), exclude_if=lambda value: not value)
 
 
 class Finished(Stored):

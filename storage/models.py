@@ -33,6 +33,7 @@ class PlayerOutcome:
     draw: bool = False
     points: int = 0
     rating: tuple[float, float] | None = None  # mu, sigma after this game; None: the game is not rated
+    ai_finished: bool = False  # the AI played their seat to its end (rules.md §9.6): played, and no more
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,7 @@ class PlayerStats:
     rating: tuple[float, float] | None = None  # mu, sigma; None before the first rated game
     rated: int = 0  # games that changed the rating
     streak: int = 0  # n > 0: n games in a row not the durak; n < 0: the durak -n games in a row
+    ai_finished: int = 0  # games whose seat the AI played to its end for them (rules.md §9.6)
 
     @property
     def rating_standing(self) -> tuple[bool, float, tuple[int, int, int, int]]:

@@ -46,6 +46,25 @@ local function seated_ratings(state, ratings)
 end
 """
 
+# A chat's next version: one more than the current one, and at least the Redis server's clock in milliseconds.
+# So versions only grow, even across data Redis lost: a rollback (a host crash losing the last second of an
+# AOF written `everysec`), a wipe, a failover to a stale replica. Every version given after such a loss is
+# higher than every version of the lost timeline, so no screen drawn from it can pass for newer (adapters
+# compare versions) and no mark of it for current (docs/reliability.md, "When Redis loses data").
+NEXT_VERSION = """
+local function next_version(current)
+  local now = redis.call('TIME')
+  return math.max(current + 1, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+end
+"""
+# Versions that count by one from 1, for tests of the store's other rules that name versions (the
+# `RedisGameStore(counting_versions=True)` of tests/conftest.py's `store`): never for a bot.
+COUNTING_VERSION = """
+local function next_version(current)
+  return current + 1
+end
+"""
+
 # KEYS: version, state, messages, meta, ratings.
 # Returns {version, state|false, messages flat, meta flat, seated ratings flat (see SEATED_RATINGS)}.
 LOAD = Script(
@@ -69,9 +88,11 @@ return {version, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KE
 #       13 request id ("" for none), 14 "1" if the state must still exist (the caller judged the move on its
 #       own copy of it, see `RedisGameStore.save_or_current`), 15 request key ttl, 16 the outcome's season,
 #       17 trend length, then per player: user id, name, durak, first_out, draw, points (0/1 flags), mu,
-#       sigma, ordinal ("" when the game does not rate them); last of all (`#ARGV`, after the players), the
-#       running-games index (`keys.running_key`, the last key in global mode): "" leave it, "0" the chat has
-#       no game running, else the game runs and this is its expiry (the member's score).
+#       sigma, ordinal ("" when the game does not rate them), ai_finished (1: the AI played their seat to its
+#       end, rules.md §9.6: the game counts, the streak stands, no head-to-head win); last of all (`#ARGV`,
+#       after the players), the running-games index (`keys.running_key`, the last key in global mode): ""
+#       leave it, "0" the chat has no game running, else the game runs and this is its expiry (the member's
+#       score).
 # Returns {new version, armed timer version or -1 before this save}; on a conflict {0, -1} followed by what
 # LOAD returns (version, state, messages, meta, seated ratings), so the caller can decide again without
 # another round trip; {version, -2} when this request id made a save already (a retry whose first reply was
@@ -79,10 +100,7 @@ return {version, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KE
 # land late. New ratings are computed by the caller (from the ratings its game started with) and written
 # here, in the block the outcome marker guards: a retried save never rates twice. The current season's
 # ratings hash takes them only if the game's season is still the chat's current one.
-SAVE = Script(
-    "save",
-    SEATED_RATINGS
-    + """
+SAVE_BODY = """
 local function conflict(current)
   local state = redis.call('GET', KEYS[2])
   return {0, -1, current, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]),
@@ -97,7 +115,7 @@ end
 if current ~= tonumber(ARGV[1]) or (ARGV[14] == '1' and redis.call('EXISTS', KEYS[2]) == 0) then
   return conflict(current)
 end
-local version = current + 1
+local version = next_version(current)
 local ttl = tonumber(ARGV[4])
 redis.call('SET', KEYS[1], version)
 if ARGV[3] == '1' then
@@ -114,6 +132,10 @@ elseif ARGV[7] == 'clear' then
 end
 
 local n = math.max(tonumber(ARGV[12]), 0)
+local PLAYER_ARGS = 10  -- the arguments of each player of an outcome, from the user id to ai_finished
+-- a player (their arguments from a + 1) whose seat the AI finished for them and was not left the durak:
+-- they neither beat anyone nor are beaten head to head (rules.md §9.6)
+local function left_to_ai(a) return ARGV[a + 10] == '1' and ARGV[a + 3] == '0' end
 local has_outcome = tonumber(ARGV[12]) >= 0
 local global = ARGV[9] == '1'
 local old_timer = tonumber(redis.call('HGET', KEYS[4], 'timer') or '-1')
@@ -140,7 +162,7 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
   local current_season = tonumber(redis.call('HGET', KEYS[4], 'season') or '1') == tonumber(ARGV[16])
   local trend_length = tonumber(ARGV[17])
   for i = 1, n do
-    local a = 17 + (i - 1) * 9
+    local a = 17 + (i - 1) * PLAYER_ARGS
     local user, key = ARGV[a + 1], KEYS[10 + 3 * i]
     redis.call('HSET', key, 'name', ARGV[a + 2])
     local games = redis.call('HINCRBY', key, 'games', 1)
@@ -148,6 +170,8 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
     local first_out = redis.call('HINCRBY', key, 'first_out', ARGV[a + 4])
     redis.call('HINCRBY', key, 'draws', ARGV[a + 5])
     local points = redis.call('HINCRBY', key, 'points', ARGV[a + 6])
+    local by_ai = ARGV[a + 10] == '1'
+    if by_ai then redis.call('HINCRBY', key, 'ai_finished', 1) end
     redis.call('ZADD', KEYS[5], durak, user)
     redis.call('ZADD', KEYS[6], games, user)
     redis.call('ZADD', KEYS[7], points, user)
@@ -158,7 +182,11 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
     redis.call('ZADD', KEYS[8], 0, rank)
     redis.call('HSET', key, 'rank', rank)
     local streak = tonumber(redis.call('HGET', key, 'streak') or '0')
-    if ARGV[a + 3] == '1' then streak = math.min(streak, 0) - 1 else streak = math.max(streak, 0) + 1 end
+    if ARGV[a + 3] == '1' then
+      streak = math.min(streak, 0) - 1
+    elseif not by_ai then  -- a game the AI finished for them is no game "without being the durak"
+      streak = math.max(streak, 0) + 1
+    end
     redis.call('HSET', key, 'streak', streak)
     if ARGV[a + 7] ~= '' then
       redis.call('HSET', key, 'mu', ARGV[a + 7], 'sigma', ARGV[a + 8])
@@ -169,8 +197,8 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
       if current_season then redis.call('HSET', KEYS[12], user, ARGV[a + 7] .. ' ' .. ARGV[a + 8]) end
     end
     for j = 1, n do  -- head to head: who was the durak while the other was not
-      local b = 17 + (j - 1) * 9
-      if j ~= i and ARGV[a + 3] ~= ARGV[b + 3] then
+      local b = 17 + (j - 1) * PLAYER_ARGS
+      if j ~= i and ARGV[a + 3] ~= ARGV[b + 3] and not left_to_ai(a) and not left_to_ai(b) then
         local side = ARGV[b + 3] == '1' and 'w:' or 'l:'
         redis.call('HINCRBY', KEYS[12 + 3 * i], side .. ARGV[b + 1], 1)
       end
@@ -180,8 +208,9 @@ if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) the
 end
 redis.call('PUBLISH', 'durak:live:' .. ARGV[6], ARGV[6] .. '|' .. version)  -- keys.live_channel: open pages
 return {version, old_timer}
-""",
-)
+"""
+SAVE = Script("save", SEATED_RATINGS + NEXT_VERSION + SAVE_BODY)
+SAVE_COUNTING = Script("save", SEATED_RATINGS + COUNTING_VERSION + SAVE_BODY)
 
 # KEYS: request key.  ARGV: ttl.  Returns the version the request's save made, or false, and then marks the
 # request "void" so that save, should it still reach Redis, is refused: the answer is final either way.
@@ -198,10 +227,7 @@ return false
 # KEYS: version, state, messages, meta, quarantine key, ratings.  ARGV: expected version, quarantine ttl.
 # Moves a state the service cannot decode aside and bumps the version (buttons drawn for it go stale), if the
 # chat is still at the version whose state was read; otherwise {0} followed by what LOAD returns.
-QUARANTINE = Script(
-    "quarantine",
-    SEATED_RATINGS
-    + """
+QUARANTINE_BODY = """
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 if current ~= tonumber(ARGV[1]) then
   local state = redis.call('GET', KEYS[2])
@@ -211,10 +237,12 @@ end
 local state = redis.call('GET', KEYS[2])
 if state then redis.call('SET', KEYS[5], state, 'EX', ARGV[2]) end
 redis.call('DEL', KEYS[2])
-redis.call('SET', KEYS[1], current + 1)
-return {current + 1}
-""",
-)
+local version = next_version(current)
+redis.call('SET', KEYS[1], version)
+return {version}
+"""
+QUARANTINE = Script("quarantine", SEATED_RATINGS + NEXT_VERSION + QUARANTINE_BODY)
+QUARANTINE_COUNTING = Script("quarantine", SEATED_RATINGS + COUNTING_VERSION + QUARANTINE_BODY)
 
 # KEYS: meta, ratings.  Starts the chat's next season and returns its number: the current season's ratings
 # are forgotten (each season's totals and ratings stay under its own keys, see `keys.season_key`).
@@ -239,15 +267,23 @@ return 1
 """,
 )
 
-# KEYS: messages, state.  ARGV: triples of field, value, "1" to set / "0" to delete.
+# KEYS: messages, state, version.  ARGV: triples of field, value, "1" to set / "0" to delete.
 # The hash takes the state's remaining TTL (or a day when there is no state), so it never outlives its game
-# for long.
+# for long. A delivery mark (`bot.outbox`: "shown:..." and "sending:..." fields, whose values start with the
+# chat version shown) of a version the chat does not have is not written: it was drawn from data Redis has
+# lost since (a rollback, a wipe), and would make a lost screen look current.
 SET_MESSAGES = Script(
     "set_messages",
     """
+local current = tonumber(redis.call('GET', KEYS[3]) or '0')
+local function lost(field, value)
+  if string.sub(field, 1, 6) ~= 'shown:' and string.sub(field, 1, 8) ~= 'sending:' then return false end
+  local version = tonumber(string.match(value, '^%d+'))
+  return version ~= nil and version > current
+end
 for i = 1, #ARGV, 3 do
   if ARGV[i + 2] == '1' then
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+    if not lost(ARGV[i], ARGV[i + 1]) then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
   else
     redis.call('HDEL', KEYS[1], ARGV[i])
   end
@@ -330,6 +366,19 @@ local function spaced_for(messages, spaced_field, now)
   local until_ = tonumber(redis.call('HGET', messages, spaced_field) or '0')
   return math.max(0, until_ - now)
 end
+local function shown_already(messages, message_field, content_field, drawn)
+  if content_field == '' or drawn == '' or message_field == '' then return false end
+  local marks = redis.call('HMGET', messages, message_field, content_field)
+  if not marks[1] or not marks[2] then return false end
+  local shown = string.match(marks[2], '^(.*)|[^|]*$') or ''
+  return shown == marks[1] .. '|' .. drawn
+end
+local function screen_notes(messages, content_field, owed_field)
+  local notes = {'', ''}
+  if content_field ~= '' then notes[1] = redis.call('HGET', messages, content_field) or '' end
+  if owed_field ~= '' then notes[2] = redis.call('HGET', messages, owed_field) or '' end
+  return notes
+end
 """
 
 # KEYS: 1 the token's bucket, 2 the token's sends, 3 the chat's bucket, 4 the chat's sends (`keys.pace_key`);
@@ -341,24 +390,29 @@ end
 #       14 its sending field, 15 its version, 16 the seconds a send not answered yet is counted after it was
 #       let go, 17 the field of the screen's message id, 18 its in-flight field, 19 the seconds at most that a
 #       send of the screen holds other processes' sends of it back (`FLIGHT_LANDED` ends it when its answer
-#       comes), 20 the screen's spacing field ("": not spaced; `FLIGHT_LANDED` sets it), 21 how many
-#       settles follow, then per settle three: "t" (the token's sends) or "c" (this chat's), the member,
-#       the seconds to move it by.
+#       comes), 20 the screen's spacing field ("": not spaced; `FLIGHT_LANDED` sets it), 21 the screen's
+#       content field (`content:<screen>`, "<message>|<digest>|<live>" of what its message shows, set by
+#       `FLIGHT_LANDED`), 22 the digest of what this send would show by an edit of the stored message (""
+#       when it is no edit), 23 the screen's owed field (`owed:<screen>`: old messages still to remove, set
+#       by `SCREEN_POSTED`), 24 how many settles follow, then per settle three: "t" (the token's sends) or
+#       "c" (this chat's), the member, the seconds to move it by.
 # A send is counted as made a moment after it was let go (it reaches Telegram later, and how much later
 # varies); a settle moves it to the time its answer came (Telegram counted it somewhere in between).
-# Returns {"send", now, 0, the screen's stored "<game>:<message id>" or ""}, {"wait", seconds, the part of
-# them the token's limits ask} or {"drop", newer version, 0}, as strings (Lua numbers become integers in
-# replies). Nothing is taken unless it returns "send". A screen another process's send of it is in flight
-# waits: two edits on their way at once may reach Telegram in either order, and a hand posted anew changes
-# its message id (an edit of the old one would be lost with it). A spaced screen (a running game's table)
-# waits until its spacing after the last send of it, by any process, has passed.
+# Returns {"send", now, 0, the screen's stored "<game>:<message id>" or "", its content mark or "", its owed
+# removals or ""}, {"wait", seconds, the part of them the token's limits ask}, {"drop", newer version, 0} or
+# {"same", now, 0}, as strings (Lua numbers become integers in replies). Nothing is taken unless it returns
+# "send". A screen another process's send of it is in flight waits: two edits on their way at once may
+# reach Telegram in either order, and a hand posted anew changes its message id (an edit of the old one
+# would be lost with it). An edit that would show what the stored message shows already, whichever process
+# sent that, is "same": Telegram would answer "message is not modified". A spaced screen (a running game's
+# table) waits until its spacing after the last send of it, by any process, has passed.
 PACE = Script(
     "pace",
     SUPERSEDED
     + NOW
     + """
 local eps = 1e-6
-for i = 22, 21 + 3 * tonumber(ARGV[21]), 3 do
+for i = 25, 24 + 3 * tonumber(ARGV[24]), 3 do
   local key = ARGV[i] == 't' and KEYS[2] or KEYS[4]
   local at = redis.call('ZSCORE', key, ARGV[i + 1])
   if at then redis.call('ZADD', key, 'XX', tonumber(at) + tonumber(ARGV[i + 2]), ARGV[i + 1]) end
@@ -366,7 +420,10 @@ end
 if KEYS[5] then
   local newer = superseded(KEYS[5], KEYS[6], ARGV[13], ARGV[14], tonumber(ARGV[15]))
   if newer then return {'drop', tostring(newer), '0'} end
-  local held = math.max(in_flight_elsewhere(KEYS[5], ARGV[18], ARGV[2], now), spaced_for(KEYS[5], ARGV[20], now))
+  local held = in_flight_elsewhere(KEYS[5], ARGV[18], ARGV[2], now)
+  if held > 0 then return {'wait', tostring(held), '0'} end
+  if shown_already(KEYS[5], ARGV[17], ARGV[21], ARGV[22]) then return {'same', tostring(now), '0'} end
+  held = spaced_for(KEYS[5], ARGV[20], now)
   if held > 0 then return {'wait', tostring(held), '0'} end
 end
 local function bucket(key, burst, rate, spare)
@@ -407,18 +464,22 @@ if chat_burst > 0 then
     redis.call('EXPIRE', KEYS[4], 180)
   end
 end
-local stored = ''
-if KEYS[5] then stored = take_screen(KEYS[5], ARGV[17], ARGV[18], ARGV[2], tonumber(ARGV[19]), now) end
-return {'send', tostring(now), '0', stored}
+local stored, notes = '', {'', ''}
+if KEYS[5] then
+  stored = take_screen(KEYS[5], ARGV[17], ARGV[18], ARGV[2], tonumber(ARGV[19]), now)
+  notes = screen_notes(KEYS[5], ARGV[21], ARGV[23])
+end
+return {'send', tostring(now), '0', stored, notes[1], notes[2]}
 """,
 )
 
 # KEYS: the home chat's messages hash, its state.  ARGV: now ("": the server's clock), delivered field,
 # sending field, version, message id field, in-flight field, this send's member, the hold seconds, the
-# spacing field ("": none).
+# spacing field ("": none), the content field, this send's digest, the owed field (as PACE's).
 # The screen's part of PACE, as a step of its own on a cluster (the chat's keys live in another slot): returns
-# {"drop", newer version}, {"wait", seconds} or {"go", the stored message id}; "go" takes the screen (its
-# sending version and its in-flight mark) before the budget is asked: a wait there ends the mark at once.
+# {"drop", newer version}, {"wait", seconds}, {"same"} or {"go", the stored message id, the content mark,
+# the owed removals}; "go" takes the screen (its sending version and its in-flight mark) before the budget is
+# asked: a wait there ends the mark at once.
 SCREEN_TURN = Script(
     "screen_turn",
     SUPERSEDED
@@ -426,16 +487,24 @@ SCREEN_TURN = Script(
     + """
 local newer = superseded(KEYS[1], KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]))
 if newer then return {'drop', tostring(newer)} end
-local held = math.max(in_flight_elsewhere(KEYS[1], ARGV[6], ARGV[7], now), spaced_for(KEYS[1], ARGV[9], now))
+local held = in_flight_elsewhere(KEYS[1], ARGV[6], ARGV[7], now)
 if held > 0 then return {'wait', tostring(held)} end
-return {'go', take_screen(KEYS[1], ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]), now)}
+if shown_already(KEYS[1], ARGV[5], ARGV[10], ARGV[11]) then return {'same', tostring(now)} end
+held = spaced_for(KEYS[1], ARGV[9], now)
+if held > 0 then return {'wait', tostring(held)} end
+local stored = take_screen(KEYS[1], ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]), now)
+local notes = screen_notes(KEYS[1], ARGV[10], ARGV[12])
+return {'go', stored, notes[1], notes[2]}
 """,
 )
 
 # KEYS: the home chat's messages hash.  ARGV: now ("": the server's clock), a screen's in-flight field, the
 # member of the send that took it, the screen's spacing field ("": none), its seconds (0: the send was not
-# made).  Its answer came (or it failed): the screen's other sends may go, a spaced one (a running game's
-# table) once its seconds from now have passed. A mark another send took since stays.
+# made), the screen's content field ("": none), what its message shows now ("-": as before, "": unknown,
+# else "<message>|<digest>|<live>"), the screen's owed field, then the owed removals done (each as listed).
+# Its answer came (or it failed): the screen's other sends may go, a spaced one (a running game's table)
+# once its seconds from now have passed. A mark another send took since stays, and then what the message
+# shows is unknown (two sends of it were on their way: either may have landed last).
 FLIGHT_LANDED = Script(
     "flight_landed",
     NOW
@@ -443,12 +512,50 @@ FLIGHT_LANDED = Script(
 if ARGV[4] ~= '' and tonumber(ARGV[5]) > 0 then
   redis.call('HSET', KEYS[1], ARGV[4], tostring(now + tonumber(ARGV[5])))
 end
+if ARGV[8] and ARGV[8] ~= '' and #ARGV > 8 then
+  local done, left = {}, {}
+  for i = 9, #ARGV do done[ARGV[i]] = true end
+  for entry in string.gmatch(redis.call('HGET', KEYS[1], ARGV[8]) or '', '%S+') do
+    if not done[entry] then left[#left + 1] = entry end
+  end
+  if #left > 0 then redis.call('HSET', KEYS[1], ARGV[8], table.concat(left, ' '))
+  else redis.call('HDEL', KEYS[1], ARGV[8]) end
+end
 local mark = redis.call('HGET', KEYS[1], ARGV[2])
-if mark and string.sub(mark, 1, #ARGV[3] + 1) == ARGV[3] .. '|' then
+local ours = mark and string.sub(mark, 1, #ARGV[3] + 1) == ARGV[3] .. '|'
+if ARGV[6] and ARGV[6] ~= '' and ARGV[7] ~= '-' then
+  if ours and ARGV[7] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7])
+  else redis.call('HDEL', KEYS[1], ARGV[6]) end
+end
+if ours then
   redis.call('HDEL', KEYS[1], ARGV[2])
   return 1
 end
 return 0
+""",
+)
+
+# KEYS: the home chat's messages hash, its state.  ARGV: a screen's message id field, the new message's
+# "<game>:<message id>", the screen's in-flight field, the member of the send that posted it, the screen's
+# owed field, what the old message is owed ("<chat>:<message id>:<d: delete, s: strip its buttons>", "":
+# nothing).  A screen posted anew (a turn announced, a table moved down, a new game's hand): its id is the
+# screen's from now on and the old message's removal is owed until done (`FLIGHT_LANDED`), so whichever
+# process sends the screen next finishes it should this one fail; but only while the send's in-flight mark
+# is still its own. Returns 1, or 0 when another send took the screen meanwhile (this one held it past its
+# hold): that one's message stands, and this new one is the one to remove.
+SCREEN_POSTED = Script(
+    "screen_posted",
+    """
+local mark = redis.call('HGET', KEYS[1], ARGV[3])
+if ARGV[3] ~= '' and not (mark and string.sub(mark, 1, #ARGV[4] + 1) == ARGV[4] .. '|') then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[6] ~= '' then
+  local owed = redis.call('HGET', KEYS[1], ARGV[5])
+  redis.call('HSET', KEYS[1], ARGV[5], owed and (owed .. ' ' .. ARGV[6]) or ARGV[6])
+end
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) else redis.call('EXPIRE', KEYS[1], 86400) end
+return 1
 """,
 )
 

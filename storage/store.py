@@ -39,9 +39,11 @@ from storage.scripts import (
     LOAD,
     NEW_SEASON,
     QUARANTINE,
+    QUARANTINE_COUNTING,
     REPLACE_WORDS,
     REQUEST_OUTCOME,
     SAVE,
+    SAVE_COUNTING,
     SET_MESSAGES,
     Script,
 )
@@ -169,9 +171,19 @@ class RedisGameStore:
     `round_trips` counts requests sent to Redis (a pipeline counts once), so a benchmark can report round
     trips per applied action."""
 
-    def __init__(self, redis: aioredis.Redis | RedisCluster, *, call_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        redis: aioredis.Redis | RedisCluster,
+        *,
+        call_timeout: float = 10.0,
+        counting_versions: bool = False,
+    ) -> None:
+        """``counting_versions``: versions 1, 2, 3... instead of following the server's clock (`scripts.
+        NEXT_VERSION`), for tests of the store's other rules that name versions; never for a bot."""
         self.redis = redis
         self.cluster = isinstance(redis, RedisCluster)
+        self._save = SAVE_COUNTING if counting_versions else SAVE
+        self._quarantine = QUARANTINE_COUNTING if counting_versions else QUARANTINE
         self.round_trips = 0
         self.call_timeout = call_timeout  # a last resort: the client's own socket timeouts come first
 
@@ -313,14 +325,14 @@ class RedisGameStore:
         ]  # fmt: skip
         for p in players:
             args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
-            args += rating_args(p.rating)
+            args += [*rating_args(p.rating), int(p.ai_finished)]
         running_until = None if running is None else time.time() + ttl if running else 0.0
         args.append("" if running_until is None else repr(running_until))  # always the last argument
         if not self.cluster:
             keys += [k.timers_key(chat.platform), k.archive_key(outcome.game_id if outcome else "-")]
             keys.append(k.running_key(chat.platform))  # always the last key
         try:
-            reply = await self.script(SAVE, keys, args)
+            reply = await self.script(self._save, keys, args)
         except UnicodeDecodeError:  # only a conflict's reply holds text: the current record, not UTF-8
             return await self.load(chat)
         except StoreUnavailable:
@@ -349,7 +361,7 @@ class RedisGameStore:
         keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
         keys += [k.quarantine_key(chat, version), k.ratings_key(chat)]
         try:
-            reply = await self.script(QUARANTINE, keys, [version, QUARANTINE_TTL])
+            reply = await self.script(self._quarantine, keys, [version, QUARANTINE_TTL])
         except UnicodeDecodeError:
             return await self.load(chat)
         return int(reply[0]) if int(reply[0]) else self._record(*reply[1:6])
@@ -483,6 +495,7 @@ class RedisGameStore:
             rating=rating,
             rated=num("rated"),
             streak=num("streak"),
+            ai_finished=num("ai_finished"),
         )
 
     async def set_messages(self, chat: ChatRef, updates: dict[str, str | None]) -> None:
@@ -492,7 +505,7 @@ class RedisGameStore:
         args: list[str] = []
         for name, message_id in updates.items():
             args += [name, message_id or "", "0" if message_id is None else "1"]
-        await self.script(SET_MESSAGES, [k.messages_key(chat), k.state_key(chat)], args)
+        await self.script(SET_MESSAGES, [k.messages_key(chat), k.state_key(chat), k.version_key(chat)], args)
 
     async def set_chat_settings(
         self, chat: ChatRef, words: str | None = None, lang: str | None = None

@@ -73,5 +73,7 @@ def redis_server_factory(tmp_path: Path) -> Iterator[Callable[..., RedisServer]]
 
 @pytest.fixture(params=["fakeredis", pytest.param("redis-server", marks=pytest.mark.redis_server)])
 def store(request: pytest.FixtureRequest) -> RedisGameStore:
+    """A store whose versions count 1, 2, 3 (`counting_versions`), so its tests can name them; everything
+    built on the store (the service, the adapters) runs on versions that follow the server's clock."""
     client = request.getfixturevalue("fake_redis" if request.param == "fakeredis" else "real_redis")
-    return RedisGameStore(client)
+    return RedisGameStore(client, counting_versions=True)

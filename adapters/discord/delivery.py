@@ -10,7 +10,8 @@ or hand older than one already shown (another interaction's, or the turn timer's
 is dropped (`ShownVersions`). What was delivered (the table's version, each hand's fingerprint) is written
 with the channel (`bot.outbox`), so a restarted process re-renders what a dead one never sent: the table,
 and hands in DMs; an ephemeral hand cannot be (its interaction token lived in the dead process), but any
-tap on it brings it up to date.
+tap on it brings it up to date. A note said for a while (a turn reminder, `Reply.tag`) is kept with the
+channel where it went, and deleted when the service retracts it (`Retract`: the turn it was about passed).
 Discord's per-route rate limits are left to discord.py, which waits out a 429 and retries.
 """
 
@@ -31,8 +32,8 @@ from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import build_view
 from bot.adapter import MessageMemory
-from bot.effects import Effect, Message, Notice, Reply, ShowHand, ShownVersions, ShowTable
-from bot.outbox import DeliveredMarks, hand_mark
+from bot.effects import Effect, Message, Notice, Reply, Retract, ShowHand, ShownVersions, ShowTable
+from bot.outbox import DeliveredMarks, hand_mark, said_mark, said_marks
 from storage.errors import StoreUnavailable
 from storage.keys import DISCORD, ChatRef
 
@@ -202,14 +203,22 @@ class Delivery:
                 elif isinstance(effect, ShowHand):
                     await self.push_hand(effect, await self._messages(effect.chat, messages))
                 elif isinstance(effect, Reply) and effect.private and effect.user_id:
-                    await self.push_private_text(
+                    where = await self.push_private_text(
                         effect.chat,
                         effect.user_id,
                         effect.message,
                         await self._messages(effect.chat, messages),
                     )
+                    if effect.tag and where:
+                        await self.store.set_messages(
+                            chat_ref(effect.chat),
+                            {said_mark(effect.tag, effect.user_id, where): str(effect.version)},
+                        )
                 elif isinstance(effect, Reply):
                     await self.post(effect.chat, effect.message)
+                elif isinstance(effect, Retract):
+                    messages.pop(effect.chat, None)  # read again: another process may have said it
+                    await self.retract(effect, await self._messages(effect.chat, messages))
             except (discord.HTTPException, StoreUnavailable) as error:
                 log.warning(
                     "%s for channel %s not delivered: %s", type(effect).__name__, effect_chat(effect), error
@@ -299,25 +308,50 @@ class Delivery:
 
     async def push_private_text(
         self, chat: str, user_id: str, message: Message, messages: dict[str, str]
-    ) -> None:
+    ) -> str:
         """A note for one player (a turn reminder): DM if they opted in, else an ephemeral follow-up on
-        their live hand, else a line in the channel that mentions them."""
+        their live hand, else a line in the channel that mentions them. Where it went, as `retract` finds
+        it: ``<channel>:<message>`` (a DM or the channel), ``e:<message>`` (an ephemeral follow-up)."""
         embed = to_embed(message)
         if messages.get(dm_key(user_id)):
             try:
                 channel = await self.client.http.start_private_message(int(user_id))
-                await self.client.get_partial_messageable(int(channel["id"])).send(embed=embed)
-                return
+                dm = await self.client.get_partial_messageable(int(channel["id"])).send(embed=embed)
+                return f"{channel['id']}:{dm.id}"
             except discord.Forbidden:
                 pass
         live = self.hands.get(chat, user_id)
         if live is not None:
             try:
-                await live.webhook.send(embed=embed, ephemeral=True)
-                return
+                sent = await live.webhook.send(embed=embed, ephemeral=True, wait=True)
+                return f"e:{sent.id}"
             except discord.HTTPException:
                 self.hands.forget(chat, user_id)
-        await self.post(chat, message, content=f"<@{user_id}>")
+        posted = await self.post(chat, message, content=f"<@{user_id}>")
+        return f"{chat}:{posted.id}"
+
+    async def retract(self, effect: Retract, messages: dict[str, str]) -> None:
+        """What was said under the effect's tag for its person before its version is no longer true: each
+        such message is deleted (an ephemeral one through the live hand's token, when this process has it)."""
+        done: dict[str, str | None] = {}
+        for name, (where, version) in said_marks(messages, effect.tag, effect.user_id).items():
+            if effect.version and version >= effect.version:
+                continue  # said again since, and true
+            channel, _, message_id = where.partition(":")
+            with contextlib.suppress(discord.HTTPException, ValueError):
+                if channel == "e":
+                    live = self.hands.get(effect.chat, effect.user_id)
+                    if live is not None:
+                        await live.webhook.delete_message(int(message_id))
+                else:
+                    await (
+                        self.client.get_partial_messageable(int(channel))
+                        .get_partial_message(int(message_id))
+                        .delete()
+                    )
+            done[name] = None
+        if done:
+            await self.store.set_messages(chat_ref(effect.chat), done)
 
 
 def turn_mention(table: ShowTable) -> str | None:

@@ -4,7 +4,8 @@ Discord only lets a bot show a message to one person in answer to that person's 
 edit that message through the interaction's token for 15 minutes. So each press of "My hand" or of a hand
 button is remembered here (token, message id, expiry) and the player's hand is edited in place while the
 token lives: other players' moves show up without a tap. The hand's text says until when; after that
-"My hand" on the table brings a fresh one. A player who opted in gets the hand by DM instead.
+"My hand" on the table brings a fresh one. A hand whose game is over for its player (the end, or out with
+their place) says so instead: nothing will update it. A player who opted in gets the hand by DM instead.
 
 The registry is per process, in memory: a guild's interactions reach the process running its shard, so
 its players' tokens are there. After a restart the first tap on "My hand" starts a fresh one. The languages
@@ -80,13 +81,16 @@ def hand_payload(hand: ShowHand) -> str:
 def hand_parts(
     hand: ShowHand, lang: str, *, live_until: float | None, in_dm: bool
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The embed and buttons of a hand: ephemeral (with its freshness line and a "DM me" switch) or DM."""
+    """The embed and buttons of a hand: ephemeral (with its freshness line and a "DM me" switch) or DM. A
+    final hand (`ShowHand.final`) says the game is over for its player, and offers no switch."""
     extra_lines: tuple[str, ...] = ()
-    if live_until is not None:
+    if hand.final:
+        extra_lines = ("🏁 " + say("hand_over", lang),)
+    elif live_until is not None:
         stamp = int(live_until)
         extra_lines = ("⏱ " + say("live_until", lang, time=f"<t:{stamp}:t>", relative=f"<t:{stamp}:R>"),)
     switch: tuple[ButtonSpec, ...] = ()
-    if hand.game_id:
+    if hand.game_id and not hand.final:
         label = say("no_dm" if in_dm else "dm_me", lang)
         switch = (dm_toggle_spec(not in_dm, hand_payload(hand), label),)
     return to_embed(hand.message, extra_lines), build_view(

@@ -22,6 +22,7 @@ def p_(context: str, text: str) -> str:
 
 TEXTS: dict[str, str] = {
     "live_until": _("Updates here until {time} ({relative}); after that, press “{my_hand}” on the table."),
+    "hand_over": _("Your game is over: this hand will not change any more."),
     "dm_me": _("Send to my DMs"),
     "no_dm": _("Show in the channel"),
     "dm_on": _("Your hand now comes by direct message in this game."),

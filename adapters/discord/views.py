@@ -22,7 +22,7 @@ from adapters.discord.render import ButtonSpec, Row, SelectSpec
 
 SERVICE_PREFIX = "d:"
 CUSTOM_ID_LIMIT = 100
-_PAYLOAD = r"[-0-9A-Za-z_|:?]{1,64}"
+_PAYLOAD = r"[-0-9A-Za-z_|:?.]{1,64}"
 
 
 class PressHandler(Protocol):

@@ -1,8 +1,8 @@
 """Deep links ``https://t.me/<bot>?start=<payload>``: a button payload carried through the private chat.
 
 Telegram passes a start parameter of at most 64 characters of ``A-Za-z0-9_-``. Button payloads use
-``-|:?`` besides letters and digits, so they are escaped reversibly: ``|`` becomes ``_`` and ``-`` starts an
-escape (``--`` ``-`` , ``-u`` ``_``, ``-c`` ``:``, ``-q`` ``?``). A Telegram payload such as
+``-|:?.`` besides letters and digits, so they are escaped reversibly: ``|`` becomes ``_`` and ``-`` starts an
+escape (``--`` ``-`` , ``-u`` ``_``, ``-c`` ``:``, ``-q`` ``?``, ``-d`` ``.``). A Telegram payload such as
 ``-1001234567890|k3j9x0ab|0|J`` stays readable and short (29 characters), well under the limit.
 """
 
@@ -13,8 +13,8 @@ import re
 MAX_START_PARAMETER = 64
 START_PARAMETER_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
-_ESCAPES = {"-": "--", "_": "-u", ":": "-c", "?": "-q", "|": "_"}
-_UNESCAPES = {"-": "-", "u": "_", "c": ":", "q": "?"}
+_ESCAPES = {"-": "--", "_": "-u", ":": "-c", "?": "-q", ".": "-d", "|": "_"}
+_UNESCAPES = {"-": "-", "u": "_", "c": ":", "q": "?", "d": "."}
 
 
 class DeepLinkError(ValueError):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import html
 import logging
 import time
@@ -34,17 +35,28 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from adapters.telegram.deeplink import deep_link
-from adapters.telegram.items import GAME_THREAD, HAND, INFO, POST, RESULT, TABLE, Item, items_for, merged
+from adapters.telegram.items import (
+    GAME_THREAD,
+    HAND,
+    INFO,
+    POST,
+    RESULT,
+    RETRACT,
+    TABLE,
+    Item,
+    items_for,
+    merged,
+)
 from adapters.telegram.lanes import Lanes
 from adapters.telegram.memory import ChatMemory, ref
 from adapters.telegram.miniapp import MiniApp
-from adapters.telegram.pacing import Ask, Clock, Limits, LocalPacer, MonotonicClock, Pacer
-from adapters.telegram.render import URL, Rendered, render, split_long
+from adapters.telegram.pacing import Admission, Ask, Clock, Limits, LocalPacer, MonotonicClock, Pacer
+from adapters.telegram.render import CALLBACK, URL, Rendered, render, split_long
 from bot import payloads
 from bot.buttons import OpenHand
-from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
+from bot.effects import OPEN_PRIVATE, Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
-from bot.outbox import DeliveredMarks
+from bot.outbox import DeliveredMarks, said_mark, said_marks, unsaid_mark, unsaid_version
 from bot.runtime.lru import LRU
 
 log = logging.getLogger("durak.telegram")
@@ -64,6 +76,21 @@ class ChatQueue:
     strikes: int = 0  # 429s in a row: each doubles the pause Telegram asked for (at most MAX_BACKOFF)
     worker: asyncio.Task[None] | None = None
     waking: asyncio.Future[None] | None = None  # set while a reply waits: a table or hand ends the wait
+
+
+@dataclass
+class Turn:
+    """One send's turn as the pacer let it go, and what came of it for the screen's shared marks."""
+
+    ticket: str
+    content: str = ""  # what the screen's message showed then ("<message>|<digest>|<live>"), "" unknown
+    owed: str = ""  # the screen's old messages still owed a removal ("<chat>:<id>:<d|s>" ...)
+    shows: str | None = None  # after the send: what its message shows ("": unknown; None: not changed)
+    owed_done: list[str] = field(default_factory=list)  # removals made during the send
+
+    @staticmethod
+    def of(admission: Admission) -> Turn:
+        return Turn(admission.ticket, admission.content, admission.owed)
 
 
 class Delivery:
@@ -93,6 +120,7 @@ class Delivery:
         self.queues: dict[int, ChatQueue] = {}  # only chats with something to send (a worker each)
         self.pacer: Pacer = pacer or LocalPacer(self.limits, self.clock.now())
         self.superseded = 0  # screens dropped because some process had sent a newer one
+        self.not_modified = 0  # edits Telegram answered "message is not modified" (none should be made)
         self.sent: LRU[tuple[int, int], Rendered] = LRU(texts)
         self.asked: set[tuple[str, str, str]] = set()  # (group, game, user) told to start the bot
         self.shown = ShownVersions()  # the newest table and hand versions queued, so none goes backwards
@@ -135,7 +163,9 @@ class Delivery:
         queue = self.queues.get(item.chat)
         if queue is None:
             queue = self.queues[item.chat] = ChatQueue()
-        queue.pending.add(item, item.lane == INFO and self._behind(item.chat, queue))
+        if item.kind == RETRACT and queue.pending.withdraw(item):
+            log.info("chat %s: %s for %s withdrawn before it was sent", item.chat, item.tag, item.user_id)
+        queue.pending.add(item, (item.lane == INFO or item.answer) and self._behind(item.chat, queue))
         if item.lane != INFO and queue.waking is not None and not queue.waking.done():
             queue.waking.set_result(None)  # a reply was waiting for a spare send: this one goes first
         if queue.worker is None:
@@ -193,7 +223,11 @@ class Delivery:
                 await self.memory.load(item.home)
                 if queue.pending.head() is not item:
                     continue  # merged with a newer update, or overtaken by a more urgent one, meanwhile
-                if self._unchanged(item):
+                if item.kind == RETRACT:  # a removal: a call, not a message (`_delete`)
+                    queue.pending.pop_head()
+                    await self._retract(item)
+                    continue
+                if not self.pacer.shared and self._unchanged(item):  # else the shared pacer knows better
                     queue.pending.pop_head()
                     self._delivered(item)
                     continue
@@ -211,6 +245,11 @@ class Delivery:
                 if admission.newer:
                     self._drop_superseded(queue, item, admission.newer)
                     continue
+                if admission.same:  # its message shows this already, whichever process sent it
+                    if queue.pending.head() is item:
+                        queue.pending.pop_head()
+                        self._delivered(item)
+                    continue
                 if admission.wait > 0:
                     wait = admission.wait
                     napping = spare or item.spaced  # a reply, or a table a newer one or the end may join
@@ -222,7 +261,7 @@ class Delivery:
                 item = queue.pending.pop_head()  # the one let go, or its own newer update
                 self.in_flight += 1
                 try:
-                    sent = await self._send_paced(queue, item, admission.ticket, now)
+                    sent = await self._send_paced(queue, item, Turn.of(admission), now)
                 finally:
                     self.in_flight -= 1
                 if not sent:
@@ -240,9 +279,23 @@ class Delivery:
                 self._went_idle(chat, queue)
 
     def _ask(self, item: Item, spare: int) -> Ask:
-        screen = (item.home, item.key, item.version) if item.kind != POST and item.version else None
+        screen = (item.home, item.key, item.version) if item.kind in (TABLE, HAND) and item.version else None
         every = self.limits.table_every if item.spaced else 0.0
-        return Ask(item.chat, item.rank, spare, screen, every)
+        edit = screen is not None and self.pacer.shared and not (item.announce or item.new_message)
+        return Ask(item.chat, item.rank, spare, screen, every, self._digest(item) if edit else "")
+
+    def _digest(self, item: Item) -> str:
+        """What a table or hand shows, as a short digest (a hand's game too: another game's hand is never
+        taken for it), the same in every process: what the screen's content mark compares."""
+        rendered = self._rendered(item)
+        shown = (item.game_id if item.kind == HAND else "", rendered.text, rendered.keyboard)
+        return hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
+
+    def _shows(self, item: Item) -> str:
+        """The screen's content mark once ``item`` is shown: its stored message, digest, and whether it has
+        buttons to press."""
+        stored = self.memory.stored(item.home, item.key)
+        return f"{stored}|{self._digest(item)}|{int(live(self._rendered(item)))}" if stored else ""
 
     def _held_for_turn(self, item: Item, now: float) -> float:
         """Seconds a waiting player's hand still waits for their next change (`Item.waits_for_turn`): as
@@ -286,17 +339,17 @@ class Delivery:
             napping.cancel()
             queue.waking = None
 
-    async def _send_paced(self, queue: ChatQueue, item: Item, ticket: str, started: float) -> bool:
-        """Perform one item the pacer let go (``ticket``); False to keep it at the head of the queue (and try
+    async def _send_paced(self, queue: ChatQueue, item: Item, turn: Turn, started: float) -> bool:
+        """Perform one item the pacer let go (``turn``); False to keep it at the head of the queue (and try
         again later)."""
         for attempt in range(NETWORK_ATTEMPTS):
             if attempt:
                 admitted = await self._admitted(item)
                 if admitted is None:
-                    return True  # superseded meanwhile
-                ticket, started = admitted
+                    return True  # superseded meanwhile, or shown already
+                turn, started = admitted
             try:
-                await self._perform(item)
+                await self._perform(item, turn)
                 self._delivered(item)
                 self.performed += 1
                 queue.strikes = 0
@@ -315,18 +368,21 @@ class Delivery:
                     log.error("chat %s: %s refused: %s", item.chat, item.kind, error)
                     return True
                 log.warning("chat %s: network error (%s), attempt %d", item.chat, error, attempt + 1)
+                turn.shows = ""  # the edit may have landed or not: what the message shows is not known
                 await self.clock.sleep(1.0 + attempt)
             except TelegramError as error:
                 log.error("chat %s: %s failed: %s", item.chat, item.kind, error)
+                turn.shows = ""
                 return True
             finally:
-                self.pacer.settle(item.chat, ticket, started, self.clock.now())
-                await self.pacer.landed(self._ask(item, 0), ticket, self.clock.now())
+                self.pacer.settle(item.chat, turn.ticket, started, self.clock.now())
+                ask, now = self._ask(item, 0), self.clock.now()
+                await self.pacer.landed(ask, turn.ticket, now, turn.shows, turn.owed_done)
         return True
 
-    async def _admitted(self, item: Item) -> tuple[str, float] | None:
-        """Wait for the pacer to let ``item`` go again (a retry after a network error): its ticket and the
-        time, or None when a newer version of it was sent meanwhile."""
+    async def _admitted(self, item: Item) -> tuple[Turn, float] | None:
+        """Wait for the pacer to let ``item`` go again (a retry after a network error): its turn and the
+        time, or None when a newer version of it was sent meanwhile (or its message shows it already)."""
         while True:
             now = self.clock.now()
             admission = await self.pacer.admit(self._ask(item, 0), now)
@@ -334,8 +390,10 @@ class Delivery:
             if admission.newer:
                 self.superseded += 1
                 return None
+            if admission.same:
+                return None
             if not admission.wait:
-                return admission.ticket, now
+                return Turn.of(admission), now
             await self.clock.sleep(admission.wait)
 
     async def _flood_control(self, queue: ChatQueue, chat: int, seconds: float) -> None:
@@ -381,61 +439,129 @@ class Delivery:
         target = self._target(item)
         return target is not None and self.sent.get((item.chat, target)) == self._rendered(item)
 
-    async def _perform(self, item: Item) -> None:
+    async def _perform(self, item: Item, turn: Turn) -> None:
         if item.kind == POST:
             await self._post(item)
             return
         rendered = self._rendered(item)
         target = self._target(item)
+        stored = True
         if item.kind == TABLE and target is not None and self._buried(item, target):
-            await self._repost(item, rendered, target)
-            return
-        if item.kind == HAND and item.announce:
-            await self._announce(item, rendered, target)
-            return
-        if target is not None:
-            try:
-                await self.bot.edit_message_text(
-                    rendered.text,
-                    item.chat,
-                    target,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=rendered.markup(),
-                    link_preview_options=NO_PREVIEW,
+            stored = await self._repost(item, rendered, target, turn)
+        elif item.kind == HAND and item.announce:
+            stored = await self._announce(item, rendered, target, turn)
+        elif target is None or not await self._edit(item, rendered, target):
+            thread = self.memory.thread(item.home) if item.kind == TABLE else None
+            replaced = self._replaced(item, turn) if target is None else None  # else it is gone
+            stored = await self._post_screen(item, rendered, thread, turn, replaced)
+        if stored:
+            turn.shows = self._shows(item)
+        await self._settle_owed(turn)
+
+    async def _edit(self, item: Item, rendered: Rendered, target: int) -> bool:
+        """Edit the screen's message; False when it is gone (deleted, too old): post it anew."""
+        try:
+            await self.bot.edit_message_text(
+                rendered.text,
+                item.chat,
+                target,
+                parse_mode=ParseMode.HTML,
+                reply_markup=rendered.markup(),
+                link_preview_options=NO_PREVIEW,
+            )
+        except BadRequest as error:
+            reason = str(error).lower()
+            if "not modified" in reason:  # never asked for: counted, and it is shown all the same
+                self.not_modified += 1
+                log.warning(
+                    "chat %s: %s message %s was not modified by an edit", item.chat, item.kind, target
                 )
                 self._remember_sent(item.chat, target, rendered)
-                return
-            except BadRequest as error:
-                reason = str(error).lower()
-                if "not modified" in reason:
-                    self._remember_sent(item.chat, target, rendered)
-                    return
-                if not any(gone in reason for gone in GONE):
-                    raise
-                log.info(
-                    "chat %s: %s message %s cannot be edited (%s): sending a new one",
-                    item.chat,
-                    item.kind,
-                    target,
-                    error,
-                )
-        thread = self.memory.thread(item.home) if item.kind == TABLE else None
-        await self._post_screen(item, rendered, thread)
+                return True
+            if not any(gone in reason for gone in GONE):
+                raise
+            log.info(
+                "chat %s: %s message %s cannot be edited (%s): sending a new one", item.chat, item.kind, target,
+                error,
+            )  # fmt: skip
+            return False
+        self._remember_sent(item.chat, target, rendered)
+        return True
 
-    async def _announce(self, item: Item, rendered: Rendered, old: int | None) -> None:
+    def _replaced(self, item: Item, turn: Turn) -> tuple[int, str] | None:
+        """The message a hand posted anew replaces, and what it is owed: deleted when it is this game's (one
+        hand a person); another game's loses its buttons, when it still shows some (its last edit, the
+        game's end, may never have been made: overtaken by this game's first hand in another process)."""
+        stored = self.memory.message_id(item.home, item.key) if item.kind == HAND else None
+        if stored is None:
+            return None
+        game_id, message_id = stored
+        if game_id == item.game_id:
+            return message_id, "d"
+        return (message_id, "s") if self._live(item, message_id, turn) else None
+
+    def _live(self, item: Item, message_id: int, turn: Turn) -> bool:
+        """Whether the screen's stored message shows buttons to press, as far as is known (unknown: no)."""
+        if self.pacer.shared:
+            shown, _, has_buttons = turn.content.rpartition("|")
+            return shown.rpartition("|")[0] == self.memory.stored(item.home, item.key) and has_buttons == "1"
+        sent = self.sent.get((item.chat, message_id))
+        return sent is not None and live(sent)
+
+    async def _announce(self, item: Item, rendered: Rendered, old: int | None, turn: Turn) -> bool:
         """Their turn came after a wait: the hand as a new message, which Telegram notifies (an edit is
         silent), then the old hand deleted so one hand stays. A failed send keeps the old one (the item is
-        tried again or the chat is closed); a failed delete only leaves an old hand whose buttons answer
-        "out of date" and show the current one."""
-        await self._post_screen(item, rendered, None)
-        if old is not None:
-            await self._delete(item.chat, old)
+        tried again or the chat is closed); a failed delete is owed until made (`_post_screen`)."""
+        replaced = (old, "d") if old is not None else self._replaced(item, turn)
+        return await self._post_screen(item, rendered, None, turn, replaced)
 
-    async def _post_screen(self, item: Item, rendered: Rendered, thread: int | None) -> None:
-        """A table or hand as a new message, whose id is the screen's from now on, for every process."""
+    async def _post_screen(
+        self,
+        item: Item,
+        rendered: Rendered,
+        thread: int | None,
+        turn: Turn,
+        replaced: tuple[int, str] | None = None,
+    ) -> bool:
+        """A table or hand as a new message, whose id is the screen's from now on, for every process; the
+        message it ``replaced`` is then deleted ("d") or stripped of its buttons ("s"). With a shared pacer
+        the id is stored only while this send still holds the screen, with that removal owed until it is
+        made: should it fail, whichever process sends the screen next makes it. False when another send took
+        the screen meanwhile: its message stands, and this one is deleted."""
         sent = await self._send(item.chat, rendered, thread)
         self._remember_sent(item.chat, sent.message_id, rendered)
-        await self.memory.remember(item.home, {item.key: f"{item.game_id}:{sent.message_id}"})
+        value = f"{item.game_id}:{sent.message_id}"
+        owed = f"{item.chat}:{replaced[0]}:{replaced[1]}" if replaced is not None else ""
+        ask = self._ask(item, 0)
+        stored = await self.pacer.posted(ask, turn.ticket, value, owed) if ask.screen is not None else None
+        if stored is False:
+            log.info("chat %s: %s posted anew after another send of it: removed", item.chat, item.key)
+            await self._delete(item.chat, sent.message_id)
+            return False
+        if stored is None:
+            await self.memory.remember(item.home, {item.key: value})
+        else:
+            self.memory.follow(item.home, item.key, value)
+        if replaced is not None and await self._remove(item.chat, *replaced):
+            turn.owed_done.append(owed)
+        return True
+
+    async def _settle_owed(self, turn: Turn) -> None:
+        """What the screen's old messages are still owed after another send posted it anew and could not
+        remove them (a failed call, a process gone): this send makes it."""
+        for entry in turn.owed.split():
+            chat, _, rest = entry.partition(":")
+            message_id, _, action = rest.partition(":")
+            if entry in turn.owed_done or not message_id.isdigit():
+                continue
+            if await self._remove(int(chat), int(message_id), action):
+                turn.owed_done.append(entry)
+
+    async def _remove(self, chat: int, message_id: int, action: str) -> bool:
+        """Delete ("d") an old message of a screen, or strip its buttons ("s"); True once done (or gone)."""
+        if action == "d":
+            return await self._delete(chat, message_id)
+        return await self._strip(chat, message_id)
 
     def _buried(self, item: Item, table: int) -> bool:
         """More than ``repost_after`` messages came after the table: players would scroll up for it. (Not
@@ -444,38 +570,108 @@ class Delivery:
             return False
         return self.memory.newer_than(item.chat, table) > self.repost_after
 
-    async def _repost(self, item: Item, rendered: Rendered, old: int) -> None:
+    async def _repost(self, item: Item, rendered: Rendered, old: int, turn: Turn) -> bool:
         """The table buried under the group's chatter: the update goes out as a new message at the bottom,
         in the game's topic, and the old one is deleted so the group keeps one table. As with an announced
-        hand, a failed send keeps the old table; a failed delete leaves an old table whose buttons still work."""
+        hand, a failed send keeps the old table; a failed delete is owed until made."""
         log.info("chat %s: table %s buried under the chat's messages: posting it again", item.chat, old)
-        await self._post_screen(item, rendered, self.memory.thread(item.home))
-        await self._delete(item.chat, old)
+        return await self._post_screen(item, rendered, self.memory.thread(item.home), turn, (old, "d"))
 
-    async def _delete(self, chat: int, message_id: int) -> None:
+    async def _delete(self, chat: int, message_id: int) -> bool:
         """Delete one of our messages. A delete is a Bot API call, not a message: it waits for the bot's
-        overall pace only, not the chat's (which counts messages). Never raises: the send before it is done."""
+        overall pace only, not the chat's (which counts messages). Never raises: the send before it is done.
+        True once it is gone; one too old to delete (48 hours) loses its buttons instead."""
         while (admission := await self.pacer.admit_call(started := self.clock.now())).wait > 0:
             await self.clock.sleep(admission.wait)
         try:
             await self.bot.delete_message(chat, message_id)
+        except BadRequest as error:
+            reason = str(error).lower()
+            if "can't be deleted" in reason:
+                return await self._strip(chat, message_id)
+            log.info("chat %s: old message %s not deleted (%s)", chat, message_id, error)
+            return "not found" in reason
         except TelegramError as error:
             log.info("chat %s: old message %s not deleted (%s)", chat, message_id, error)
+            return False
         finally:
             self.pacer.settle(0, admission.ticket, started, self.clock.now())
         self.sent.pop((chat, message_id), None)
+        return True
+
+    async def _strip(self, chat: int, message_id: int) -> bool:
+        """Take the buttons off one of our messages (an old hand of an earlier game); True once done."""
+        while (admission := await self.pacer.admit_call(started := self.clock.now())).wait > 0:
+            await self.clock.sleep(admission.wait)
+        try:
+            await self.bot.edit_message_reply_markup(chat, message_id, reply_markup=None)
+        except BadRequest as error:
+            reason = str(error).lower()
+            log.info("chat %s: old message %s kept its buttons (%s)", chat, message_id, error)
+            return "not modified" in reason or any(gone in reason for gone in GONE)
+        except TelegramError as error:
+            log.info("chat %s: old message %s kept its buttons (%s)", chat, message_id, error)
+            return False
+        finally:
+            self.pacer.settle(0, admission.ticket, started, self.clock.now())
+        sent = self.sent.get((chat, message_id))
+        if sent is not None:
+            self.sent[(chat, message_id)] = Rendered(sent.text)
+        return True
 
     async def _post(self, item: Item) -> None:
+        if item.tag and await self._unsaid(item):
+            log.info("chat %s: %s for %s no longer true: not sent", item.chat, item.tag, item.user_id)
+            return
         thread = None
         if item.chat < 0:
             thread = self.memory.thread(item.home) if item.thread == GAME_THREAD else item.thread
         parts = [item.message] if isinstance(item.message, Rendered) else split_long(item.message)
+        sent = []
         for part in parts:
             if isinstance(part, Rendered):
                 rendered = part
             else:
                 rendered = render(part, self.bot_username, item.chat > 0, self.mini_app)
-            await self._send(item.chat, rendered, thread)
+            sent.append((await self._send(item.chat, rendered, thread)).message_id)
+        if item.tag:
+            await self._said(item, sent)
+
+    # ---- what is said for a while (`Reply.tag`) and retracted (`Retract`) ----------------------------
+
+    async def _unsaid(self, item: Item) -> bool:
+        """Whether a message said for a while was retracted while it waited (by any process)."""
+        if not item.version:
+            return False
+        ids = await self.memory.fresh(item.home)
+        return unsaid_version(ids, item.tag, item.user_id) >= item.version
+
+    async def _said(self, item: Item, message_ids: list[int]) -> None:
+        """Keep where a message said for a while went, with the chat's message ids, so whichever process
+        learns that it is no longer true removes it; if that was learnt while it was on its way, now."""
+        fields = {
+            said_mark(item.tag, item.user_id, f"{item.chat}:{mid}"): str(item.version) for mid in message_ids
+        }
+        await self.memory.remember(item.home, dict(fields))
+        if item.version and await self._unsaid(item):
+            for name, message_id in zip(fields, message_ids, strict=True):
+                await self._delete(item.chat, message_id)
+                await self.memory.remember(item.home, {name: None})
+
+    async def _retract(self, item: Item) -> None:
+        """What was said under the item's tag for its person before its version is no longer true: said
+        so first (a message still on its way elsewhere then removes itself, `_said`), then each one said is
+        deleted."""
+        ids = self.memory.ids.get(item.home) or {}
+        if item.version > unsaid_version(ids, item.tag, item.user_id):
+            await self.memory.remember(item.home, {unsaid_mark(item.tag, item.user_id): str(item.version)})
+        ids = await self.memory.fresh(item.home)
+        for name, (where, version) in said_marks(ids, item.tag, item.user_id).items():
+            chat, _, message_id = where.partition(":")
+            if item.version and version >= item.version or not message_id.isdigit():
+                continue  # said again since, and true
+            await self._delete(int(chat), int(message_id))
+            await self.memory.remember(item.home, {name: None})
 
     async def _send(self, chat: int, rendered: Rendered, thread: int | None) -> Message:
         """One new message in HTML with its keyboard, in the forum topic when there is one."""
@@ -520,7 +716,11 @@ class Delivery:
         if self.private_closed is not None:  # the game holds their clock (`GameService.private_chat`)
             await self.private_closed(item.home, item.user_id)
         log.info("user %s has not started the bot: asking in group %s", item.user_id, item.home)
-        self.enqueue(Item(POST, int(item.home), item.home, self.start_me(item)))
+        asking = self.start_me(item)
+        self.enqueue(
+            Item(POST, int(item.home), item.home, asking, tag=OPEN_PRIVATE, user_id=item.user_id,
+                 version=item.version)
+        )  # fmt: skip
 
     def open_private(self, group: str, user_id: str) -> Rendered:
         """ "<name>, I can answer you only in a private chat with me": what they asked for (/me) is for
@@ -572,3 +772,8 @@ def retry_seconds(error: RetryAfter) -> float:
         warnings.simplefilter("ignore")  # PTB's notice that the type will change: we accept both
         value = error.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def live(rendered: Rendered) -> bool:
+    """A message with buttons to press (not only links)."""
+    return any(kind == CALLBACK for row in rendered.keyboard for _, kind, _ in row)

@@ -135,9 +135,9 @@ class Handlers:
         out: list[Effect] = []
         for effect in effects:
             if isinstance(effect, Alert):
-                if effect.text:
+                if effect.text:  # the answer to their own press or command: in order with the screens
                     text = message([line(effect.text)])
-                    out.append(Reply(home or user.id, text, private=True, user_id=user.id))
+                    out.append(Reply(home or user.id, text, private=True, user_id=user.id, answer=True))
             else:
                 out.append(effect)
         return out

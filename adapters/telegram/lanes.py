@@ -9,6 +9,12 @@ replaces the same table still waiting in the screens' lane (it is newer).
 When the chat is behind (it could not send what waits and this reply now and still keep a spare send),
 replies are worth little: one equal to a reply already waiting is merged into it (sixty /rules, one
 answer), and past `MAX_WAITING_REPLIES` the oldest waiting reply is dropped. Their pace is the delivery's business: they leave the chat a spare send (`pacing.py`).
+
+The answer to a person's own press or command said in their private chat (`Item.answer`: "You joined.")
+keeps its place among the screens, so it comes before the hand the next press deals, and is merged into an
+equal one waiting when the chat is behind. The removal of a message no longer true (`RETRACT`) waits with the
+replies and is never dropped; a message it removes that still waits is taken out of the queue at once
+(`withdraw`).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
-from adapters.telegram.items import INFO, POST, RESULT, SCREEN, Item, merged
+from adapters.telegram.items import INFO, POST, RESULT, RETRACT, SCREEN, Item, merged
 
 MAX_WAITING_REPLIES = 3  # per chat; a group that is behind does not need more answers than this
 
@@ -48,9 +54,12 @@ class Lanes:
                 self.dropped += 1  # the same answer is already waiting
                 return
             lane.append(item)
-            while behind and len(lane) > MAX_WAITING_REPLIES:
-                lane.popleft()
+            while behind and sum(queued.kind != RETRACT for queued in lane) > MAX_WAITING_REPLIES:
+                lane.remove(next(queued for queued in lane if queued.kind != RETRACT))
                 self.dropped += 1
+            return
+        if item.answer and behind and item in lane:
+            self.dropped += 1  # the same answer is already waiting (a flood of refused commands)
             return
         if item.lane == RESULT and item.kind != POST:
             item = self._overtake(item)
@@ -84,6 +93,16 @@ class Lanes:
                     lane[index] = both
                     return
 
+    def withdraw(self, retract: Item) -> int:
+        """Take out the messages ``retract`` removes that still wait (said under its tag for its person in its
+        home chat, before its version): they are never sent. How many."""
+        gone = 0
+        for lane in self.lanes:
+            for queued in [queued for queued in lane if said_before(queued, retract)]:
+                lane.remove(queued)
+                gone += 1
+        return gone
+
     def drain(self) -> list[Item]:
         """Everything waiting, in sending order; the lanes are left empty."""
         waiting = list(self)
@@ -93,3 +112,13 @@ class Lanes:
     def clear(self) -> None:
         for lane in self.lanes:
             lane.clear()
+
+
+def said_before(item: Item, retract: Item) -> bool:
+    """``item`` is a message that ``retract`` removes."""
+    return (
+        item.kind == POST
+        and bool(item.tag)
+        and (item.home, item.tag, item.user_id) == (retract.home, retract.tag, retract.user_id)
+        and (not retract.version or item.version < retract.version)
+    )

@@ -69,6 +69,18 @@ class ChatMemory:
         self.langs[chat] = record.lang
         return ids
 
+    async def fresh(self, chat: str) -> dict[str, str]:
+        """The chat's stored ids as they are now, another process's writes included (the cache is a
+        process's own): read from the store and cached again; the cached ones when it does not answer."""
+        try:
+            record = await self.store.load(ref(chat))
+        except StoreUnavailable as error:
+            log.warning("message ids of %s unavailable: %s", chat, error)
+            return dict(self.ids.get(chat) or {})
+        ids = self.ids[chat] = dict(record.messages)
+        self.langs[chat] = record.lang
+        return dict(ids)
+
     async def remember(self, chat: str, updates: dict[str, str | None]) -> None:
         """Write through; a chat no longer cached is read first, so its cached ids are never partial."""
         ids = self.ids.touch(chat)
@@ -92,6 +104,10 @@ class ChatMemory:
         ids = self.ids.get(chat)
         if ids is not None:
             ids[name] = value
+
+    def stored(self, chat: str, name: str) -> str:
+        """The stored value of ``name`` as cached ("<game>:<message id>" for a screen), "" for none."""
+        return self.ids.get(chat, {}).get(name, "")
 
     def message_id(self, chat: str, name: str) -> tuple[str, int] | None:
         return split_id(self.ids.get(chat, {}).get(name))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -163,24 +164,31 @@ class Ask:
     """One send's request: to Telegram chat ``chat``, leaving ``spare`` sends to the chat's next screen (a
     reply), at ``rank`` across chats; ``screen`` (home chat, screen name, version) for a table or hand with a
     version, so a pacer that knows what other processes sent can refuse it when it is older; ``every``: the
-    screen goes at most once in that many seconds (a running game's table, `Limits.table_every`)."""
+    screen goes at most once in that many seconds (a running game's table, `Limits.table_every`);
+    ``drawn``: a digest of what an edit of the screen's message would show, so a pacer that knows what it
+    shows answers "same" (`Admission.same`) rather than let an edit go that would change nothing."""
 
     chat: int
     rank: int = SCREENS
     spare: int = 0
     screen: tuple[str, str, int] | None = None
     every: float = 0.0
+    drawn: str = ""
 
 
 @dataclass(frozen=True)
 class Admission:
     """A pacer's answer: send now (``wait`` 0; ``ticket`` goes back with `Pacer.settle`), ask again after
-    ``wait`` seconds, or drop (``newer``: the version of the same screen some process already sent)."""
+    ``wait`` seconds, or drop (``newer``: the version of the same screen some process already sent), or skip
+    (``same``: the screen's message shows already what this edit would)."""
 
     wait: float = 0.0
     newer: int = 0
     ticket: str = ""
     message: str = ""  # a shared pacer's: the screen's message as stored now ("<game>:<id>"), "" unknown
+    same: bool = False
+    content: str = ""  # a shared pacer's: what that message shows ("<message>|<digest>|<live>"), "" unknown
+    owed: str = ""  # a shared pacer's: old messages of the screen still to remove ("<chat>:<id>:<d|s>" ...)
 
 
 class Pacer(Protocol):
@@ -188,6 +196,12 @@ class Pacer(Protocol):
     "send now"; nothing is taken for a wait or a drop."""
 
     round_trips: int  # calls to a shared store so far (0 for the in-process pacer)
+
+    @property
+    def shared(self) -> bool:
+        """Whether what screens' messages show is known across processes (`Admission.same`): else only
+        this process's own memory of what it sent says so."""
+        ...
 
     def behind(self, chat: int, now: float, spare: int) -> bool:
         """Whether the chat cannot send ``spare`` more now (an estimate, no round trip)."""
@@ -203,9 +217,20 @@ class Pacer(Protocol):
         """The send ``ticket`` was answered: Telegram counted it somewhere between the two."""
         ...
 
-    async def landed(self, ask: Ask, ticket: str, now: float) -> None:
+    async def landed(
+        self, ask: Ask, ticket: str, now: float, shows: str | None = None, owed_done: Sequence[str] = ()
+    ) -> None:
         """The send ``ticket`` of ``ask``'s screen was answered or failed at ``now``: other processes may
-        send it, a spaced one (``ask.every``) once that many seconds have passed."""
+        send it, a spaced one (``ask.every``) once that many seconds have passed. ``shows``: what its
+        message shows now ("<message>|<digest>|<live>"; "": unknown; None: unchanged); ``owed_done``: the
+        screen's old messages removed meanwhile (as `Admission.owed` lists them)."""
+        ...
+
+    async def posted(self, ask: Ask, ticket: str, message: str, owed: str = "") -> bool | None:
+        """The send ``ticket`` posted ``ask``'s screen anew as ``message`` ("<game>:<id>"), its old message
+        owed ``owed`` ("<chat>:<id>:<d|s>", "" nothing): True once stored for every process; False when
+        another process's send took the screen meanwhile (this new message is then the one to remove); None
+        when this pacer keeps nothing of it (the delivery stores the id itself)."""
         ...
 
     async def pause(self, chat: int, seconds: float, now: float) -> None:
@@ -218,6 +243,7 @@ class LocalPacer:
     the token's 30 a second let send within a window, so forgetting the others never lets one exceed it)."""
 
     round_trips = 0
+    shared = False
 
     def __init__(self, limits: Limits, now: float) -> None:
         self.limits = limits
@@ -260,10 +286,15 @@ class LocalPacer:
         self.overall.take(now)
         return Admission(ticket=repr(now))
 
-    async def landed(self, ask: Ask, ticket: str, now: float) -> None:
+    async def landed(
+        self, ask: Ask, ticket: str, now: float, shows: str | None = None, owed_done: Sequence[str] = ()
+    ) -> None:
         """One process: its chat's queue sends one screen at a time; a spaced one waits after it."""
         if ask.every > 0 and ask.screen is not None:
             self.spaced[(ask.chat, ask.screen[1])] = now + ask.every
+
+    async def posted(self, ask: Ask, ticket: str, message: str, owed: str = "") -> bool | None:
+        return None  # one process: nobody else sends the screen (the delivery stores its id itself)
 
     def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
         pace = self.paces.get(chat)

@@ -12,7 +12,11 @@ announced), not the old one it remembers; and while one process's send of a scre
 others' sends of it wait (``flight:<screen>``, until its answer came, `FLIGHT_HOLD` at most): two edits on
 their way at once could reach Telegram in either order. A spaced screen (a running game's table, one edit
 every `Limits.table_every` seconds at most) waits until that long after its last send landed, from whichever
-process (``spaced:<screen>``, set when the answer comes).
+process (``spaced:<screen>``, set when the answer comes). What a screen's message shows is kept beside its id
+(``content:<screen>``, written when a send lands): an edit that would show the same, whichever process sent
+it, is answered "same" and never made, so Telegram never answers "message is not modified". A screen posted
+anew is stored only while its send still holds the screen (`SharedPacer.posted`), with the removal its old
+message is owed (``owed:<screen>``) until done, by this process or whichever sends the screen next.
 
 Why a shared bucket and window rather than a lease (one process owning a chat's deliveries at a time): a
 lease still needs the token-wide budget shared, it moves a chat's queue between processes when presses land
@@ -31,10 +35,11 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+from collections.abc import Sequence
 
 from adapters.telegram.memory import ref
 from adapters.telegram.pacing import RANK_SPARES, Admission, Ask, Clock, Limits, LocalPacer
-from bot.outbox import flight_mark, screen_marks, spaced_mark
+from bot.outbox import content_mark, flight_mark, owed_mark, screen_marks, spaced_mark
 from bot.runtime.lru import LRU
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM
@@ -71,7 +76,10 @@ def screen_turn(ask: Ask) -> ScreenTurn | None:
     home, name, version = ask.screen
     shown, sending = screen_marks(name)
     flight, spaced = flight_mark(name), spaced_mark(name)
-    return ScreenTurn(ref(home), shown, sending, version, name, flight, FLIGHT_HOLD, spaced, ask.every)
+    return ScreenTurn(
+        ref(home), shown, sending, version, name, flight, FLIGHT_HOLD, spaced, ask.every,
+        content_mark(name), ask.drawn, owed_mark(name),
+    )  # fmt: skip
 
 
 class SharedPacer:
@@ -86,7 +94,7 @@ class SharedPacer:
     ) -> None:
         """``clock``: the time every process passes (tests' virtual clock); None: the Redis server's."""
         self.store = store
-        self.shared = SharedLimits(store)
+        self.scripts = SharedLimits(store)
         self.limits = limits or Limits()
         self.clock = clock
         self.platform = platform
@@ -99,6 +107,10 @@ class SharedPacer:
         self.until: LRU[int, float] = LRU(KEPT_SETTLES)  # when a chat was last told it may send (local time)
         self.token_until = [0.0] * len(RANK_SPARES)  # per rank: the token's budget is spent until then
         self.fallback: LocalPacer | None = None  # pacing alone while Redis does not answer
+
+    @property
+    def shared(self) -> bool:
+        return self.fallback is None
 
     def _now(self) -> float | None:
         return None if self.clock is None else self.clock.now()
@@ -115,7 +127,9 @@ class SharedPacer:
         screen = screen_turn(ask)
         return await self._ask(ask.chat, now, chat_limit(self.limits, ask.chat), ask, screen)
 
-    async def landed(self, ask: Ask, ticket: str, now: float) -> None:
+    async def landed(
+        self, ask: Ask, ticket: str, now: float, shows: str | None = None, owed_done: Sequence[str] = ()
+    ) -> None:
         if self.fallback is not None:
             await self.fallback.landed(ask, ticket, now)
             return
@@ -124,10 +138,23 @@ class SharedPacer:
             return
         try:
             before = self.store.round_trips
-            await self.shared.landed(screen, ticket, self._now())  # the server's clock, as PACE's
+            await self.scripts.landed(screen, ticket, self._now(), shows=shows, owed_done=owed_done)
             self.round_trips += self.store.round_trips - before
         except StoreUnavailable as error:
             log.info("chat %s: in-flight mark left to expire (%s)", ask.chat, error)
+
+    async def posted(self, ask: Ask, ticket: str, message: str, owed: str = "") -> bool | None:
+        screen = screen_turn(ask)
+        if self.fallback is not None or screen is None or not ticket:
+            return None
+        try:
+            before = self.store.round_trips
+            stored = await self.scripts.posted(screen, ticket, message, owed)
+            self.round_trips += self.store.round_trips - before
+        except StoreUnavailable as error:
+            log.info("chat %s: a screen posted anew not stored by the script (%s)", ask.chat, error)
+            return None  # the delivery stores its id the plain way, which reports the outage itself
+        return stored
 
     async def admit_call(self, now: float) -> Admission:
         return await self._ask(0, now, None, None, None)
@@ -145,7 +172,7 @@ class SharedPacer:
         spares = (ask.spare, RANK_SPARES[ask.rank]) if ask is not None else (0, 0)
         before = self.store.round_trips
         try:
-            turn = await self.shared.pace(
+            turn = await self.scripts.pace(
                 self.platform, chat, member, now=self._now(), token=self.token, chat_limit=limit,
                 spares=spares, screen=screen, settles=settles, in_flight=IN_FLIGHT,
             )  # fmt: skip
@@ -164,6 +191,8 @@ class SharedPacer:
             self.fallback = None
         if turn.verdict == "drop":
             return Admission(newer=int(turn.value))
+        if turn.verdict == "same":
+            return Admission(same=True)
         if turn.verdict == "wait":
             if limit is not None:
                 self.until[chat] = now + turn.value
@@ -171,7 +200,7 @@ class SharedPacer:
                 self.token_until[ask.rank] = now + turn.token_wait
             return Admission(turn.value)
         self.until.pop(chat, None)
-        return Admission(ticket=member, message=turn.message)
+        return Admission(ticket=member, message=turn.message, content=turn.content, owed=turn.owed)
 
     def settle(self, chat: int, ticket: str, started: float, finished: float) -> None:
         if self.fallback is not None:
@@ -193,7 +222,7 @@ class SharedPacer:
             return
         try:
             before = self.store.round_trips
-            await self.shared.pace_pause(self.platform, chat, seconds, self._now())
+            await self.scripts.pace_pause(self.platform, chat, seconds, self._now())
             self.round_trips += self.store.round_trips - before
         except StoreUnavailable as error:
             log.info("chat %s: pause not shared (%s)", chat, error)

@@ -73,7 +73,7 @@ async def open_game(service: GameService, user: User, options: WebPlayOptions) -
     if start is None:
         raise GameRefused("this lobby has no Start button")
     effects = await press(service, user, start.payload)
-    refusal = next((e.text for e in effects if isinstance(e, Alert) and e.text), None)
+    refusal = next((e.text for e in effects if isinstance(e, Alert) and e.text and not e.applied), None)
     if refusal:
         raise GameRefused(refusal)
     started = next((e for e in effects if isinstance(e, ShowTable)), None)

@@ -44,15 +44,15 @@ from core.view import build_view
 State = dict[str, Any]
 
 
-def replay_json(record: str, lang: str) -> bytes:
+def replay_json(record: str, lang: str, analysis: bool = False) -> bytes:
     """The replay as the bytes the route sends (UTF-8 JSON): built once, cached as they are. ArchiveError when
-    the record does not replay.
+    the record does not replay. ``analysis``: whether this server can analyse the game (`replay_state`).
 
     Pure CPU work, so the route runs it on a worker thread; but a thread holds the GIL, which Python takes
     from it for the event loop only every 5 ms (`sys.getswitchinterval`), and the loop needs it back after
     each of its system calls, so a request would wait for the build several times 5 ms. Sleeping 0 s after
     every step hands the GIL over at once: the loop waits at most one step (a fraction of a millisecond)."""
-    state = replay_state(record, lang, pause=lambda: time.sleep(0))
+    state = replay_state(record, lang, pause=lambda: time.sleep(0), analysis=analysis)
     return json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -87,11 +87,15 @@ class ReplayCache:
         self.size += len(body)
 
 
-def replay_state(record: str, lang: str, pause: Callable[[], object] = lambda: None) -> State:
+def replay_state(
+    record: str, lang: str, pause: Callable[[], object] = lambda: None, analysis: bool = False
+) -> State:
     """The replay's JSON: the players, every step's full position and move line, the result, the page's
     labels, and what the page's check of the sealed deal needs. ArchiveError when the record does not replay,
     unless its deal is sealed: then the steps stop before the move that does not replay, and the page's check
-    says which it is (as `durak-bot verify` does). ``pause`` is called after every step."""
+    says which it is (as `durak-bot verify` does). ``pause`` is called after every step. ``analysis``: the
+    server has AI workers to analyse the game (GET api/analysis; not under `durak-bot play --web`), so the
+    page offers it."""
     data, game, log, seats = first_position(record)
     dealt = game
     chat_id = chat_id_of(str(data.get("chat", "")))
@@ -121,6 +125,7 @@ def replay_state(record: str, lang: str, pause: Callable[[], object] = lambda: N
         "deal": data.get("deal"),  # the seal opened: commitment, salt and order (docs/fairness.md)
         "check": deal_check(data, dealt, game, len(log)),
         "labels": labels(tr),
+        "analysis": analysis,
     }
 
 

@@ -397,7 +397,7 @@ class WebFrontEnd:
 
     async def _build(self, key: tuple[str, str], record: str) -> bytes:
         async with self._build_slot:
-            body = await asyncio.to_thread(replay_json, record, key[1])
+            body = await asyncio.to_thread(replay_json, record, key[1], self.analyses is not None)
         self._replays.put(key, body)
         return body
 

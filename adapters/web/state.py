@@ -196,11 +196,13 @@ def finished_part(
     part.update(game_part(chat_id, header.game_id, header.seats, game, build_view(game, seat), tr))
     part["status"] = tr._("The game is over.")
     part["events"] = event_lines(final.events, header.seats, tr)
-    message = result_message(game, header.seats, chat_id, header.game_id, tr)
+    # the chat keeps who sat where; the archive, whose seats the AI finished for them (rules.md §9.6)
+    seats = [s.model_copy(update={"autopilot": n in final.by_ai}) for n, s in enumerate(header.seats)]
+    message = result_message(game, seats, chat_id, header.game_id, tr)
     assert message is not None  # the game has a result
     part["result"] = {
         "lines": plain_lines(message),
-        "you": own_result(result, seat, tr) if seat is not None else "",
+        "you": own_result(result, seat, tr, seat in final.by_ai) if seat is not None else "",
     }
     part["buttons"] = payload_buttons(message)
     if seat is not None:  # the game step by step, ./?ref=<this> (replay.html): its players' only (may_watch)
@@ -237,7 +239,7 @@ def action_entry(action: Action, view: View, chat_id: str, game_id: str, tr: Tra
     entry: State = {
         "kind": ACTION_KINDS.get(action.kind, action.kind.value),
         "label": action_label(action, view, tr),
-        "payload": Payload(chat_id, game_id, view.step, Move(action)).encode(),
+        "payload": Payload(chat_id, game_id, view.step, Move(action), view.history).encode(),
     }
     if action.card is not None:
         entry["card"] = str(action.card)

@@ -34,6 +34,33 @@ def _labels(_: Callable[[str], str]) -> list[str]:
         # TRANSLATORS: the pile of beaten cards, a tooltip on the web page
         _("Discarded"),
         _("The table is empty"),
+        # the names a screen reader says for the cards, the trump, the talon and the seats
+        # TRANSLATORS: a card's name for screen readers; {rank} is 6..10 or a face card below ("queen of spades")
+        _("{rank} of spades"),
+        _("{rank} of hearts"),
+        _("{rank} of diamonds"),
+        _("{rank} of clubs"),
+        # TRANSLATORS: a card's rank in its name for screen readers, as in "jack of spades"
+        _("jack"),
+        _("queen"),
+        _("king"),
+        _("ace"),
+        # TRANSLATORS: the trump suit's name for screen readers, in "Trump: {suit}" once the trump card is drawn
+        _("spades"),
+        _("hearts"),
+        _("diamonds"),
+        _("clubs"),
+        # TRANSLATORS: the card turned up under the talon, for screen readers: "Trump: ace of diamonds"
+        _("Trump: {card}"),
+        _("Trump: {suit}"),
+        # TRANSLATORS: for screen readers, the number on the talon (the face-down pile players draw from)
+        _("Cards in the talon: {n}"),
+        # TRANSLATORS: for screen readers, the number on the pile of beaten cards
+        _("Cards discarded: {n}"),
+        # TRANSLATORS: for screen readers, the number of cards a player holds, beside their name
+        _("Cards in hand: {n}"),
+        _("Team A"),
+        _("Team B"),
         # TRANSLATORS: after tapping a hand card that could cover several attack cards
         _("Tap the card to beat"),
         # TRANSLATORS: the spoken label of an attack card that can be tapped to cover it, e.g. "Beat 9♠"

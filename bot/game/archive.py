@@ -16,7 +16,7 @@ from typing import Any
 from bot.context import Context
 from bot.effects import Message
 from bot.game.last_actions import events_of_step, remember
-from bot.game.scoring import points_for
+from bot.game.scoring import left_to_ai, points_for
 from bot.i18n import Translator
 from bot.render.summary import RevealedSeal, render_result
 from bot.session import Playing, Seat, TableEvent
@@ -48,6 +48,9 @@ def archive(ctx: Context, header: Playing, game: Game) -> str:
         "started_at": header.started_at,
         "finished_at": ctx.now,
     }
+    by_ai = left_to_ai(header.seats)
+    if by_ai:  # the seats their owners did not finish (rules.md §9.6), so a replay scores them the same
+        data["ai_finished"] = sorted(by_ai)
     seal = seal_of(header, game)
     if seal is not None:  # revealed now that the game is over (docs/fairness.md)
         data["deal"] = {"commitment": seal.commitment, "salt": seal.salt, "order": seal.order}
@@ -147,14 +150,26 @@ class FinalGame:
 
     game: Game
     events: list[TableEvent]
+    by_ai: frozenset[int] = frozenset()  # the seats the AI finished for their owners (rules.md §9.6)
+
+
+def finished_by_ai(archive_json: str) -> frozenset[int]:
+    """The seats an archived game's record says the AI played to their end for their owners (rules.md §9.6):
+    the chat's finished game keeps who sat where, not who was on autopilot as it ended."""
+    try:
+        return frozenset(int(seat) for seat in json.loads(archive_json).get("ai_finished") or ())
+    except (TypeError, ValueError, AttributeError) as error:
+        raise ArchiveError(f"the archived game cannot be read: {error}") from error
 
 
 def seats_of(data: dict[str, Any]) -> list[Seat]:
+    """The archived seats, each person's seat the AI finished for them on autopilot as the game ended."""
     players = list(data["players"])
     described = data.get("seats") or [{"user_id": f"seat{n}", "ai": None} for n in range(len(players))]
+    by_ai = {int(seat) for seat in data.get("ai_finished") or ()}  # written by `archive`
     return [
-        Seat(user_id=str(seat["user_id"]), name=name, ai=seat.get("ai"))
-        for name, seat in zip(players, described, strict=True)
+        Seat(user_id=str(seat["user_id"]), name=name, ai=seat.get("ai"), autopilot=number in by_ai)
+        for number, (name, seat) in enumerate(zip(players, described, strict=True))
     ]
 
 
@@ -221,7 +236,7 @@ def result_message(
     if game.result is None:
         return None
     settings = game.settings
-    points = points_for(game.result, settings.scoring, len(seats), settings.teams)
+    points = points_for(game.result, settings.scoring, len(seats), settings.teams, left_to_ai(seats))
     return render_result(game.result, seats, points, chat_id, game_id, tr)
 
 

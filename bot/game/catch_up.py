@@ -8,8 +8,7 @@ deadline, and this module decides what that takes, from the stored state:
 
 - the table, when the one delivered is older than the stored game;
 - each person's hand whose delivered fingerprint differs from the hand the stored game draws (when the
-  table is behind too, also a hand with no mark at all: it may have been lost with the table), but not a
-  hand left as it was after its player's own press while the table is current (`Playing.left_hands`);
+  table is behind too, also a hand with no mark at all: it may have been lost with the table);
 - nothing at all when everything delivered is current.
 
 When something is shown again and the turn deadline passed meanwhile (the bot was down), the deadline moves
@@ -39,8 +38,6 @@ def catch_up(ctx: Context, session: ChatSession | None) -> Decision:
             continue
         hand = current_hand(ctx, header, game, seat_no)
         shown = hand_shown(ctx.record.messages, seat.user_id)
-        if seat_no in header.left_hands and shown is not None and not behind:
-            continue  # left as it was after their own press (`left_after_own_press`), not lost
         if shown != fingerprint(hand.message) and (shown is not None or behind):
             hands.append(hand)
     if not behind and not hands:

@@ -1,13 +1,13 @@
 """The turn clock: each new step's deadline, the marks of a person's turn (the hand drawn again with the
-time left, the reminder) and the pause for a hand that cannot be delivered. Kept apart from the moves so the
-service's other inputs that move a deadline (a private chat opened or closed, a recovery) need not import
-them."""
+time left, the reminder, retracted once that turn has passed) and the pause for a hand that cannot be
+delivered. Kept apart from the moves so the service's other inputs that move a deadline (a private chat
+opened or closed, a recovery) need not import them."""
 
 from __future__ import annotations
 
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision
-from bot.effects import Effect, Reply
+from bot.effects import TURN_REMINDER, Effect, Reply, Retract
 from bot.game.screens import current_hand
 from bot.render.text import line, message
 from bot.session import ChatSession, Playing, Seat
@@ -76,8 +76,9 @@ def clock_mark(ctx: Context, header: Playing, game: Game, seat_no: int, deadline
             tr = ctx.tr(seat.lang)
             left = round(deadline - ctx.now)
             text = tr.n_("{n} second left for your move.", "{n} seconds left for your move.", left)
+            reminder = message([line(text.format(n=left))])
             effects.append(
-                Reply(ctx.chat_id, message([line(text.format(n=left))]), private=True, user_id=seat.user_id)
+                Reply(ctx.chat_id, reminder, private=True, user_id=seat.user_id, tag=TURN_REMINDER)
             )
         if any(mark in ctx.config.clock_refresh for mark in due):
             header = header.model_copy(update={"clock_left": max(0.0, deadline - ctx.now)})
@@ -97,3 +98,23 @@ def closed_pause(ctx: Context, seat: Seat) -> float:
     if seat.private_closed_at is None:
         return 0.0
     return max(0.0, seat.private_closed_at + CLOSED_PAUSE - ctx.now)
+
+
+def retract_reminder(
+    ctx: Context, old: Playing | None, old_game: Game | None, header: Playing | None, game: Game | None
+) -> list[Effect]:
+    """The reminder of a turn that has passed ("15 seconds left for your move."): ``old`` reminded the person
+    acting in ``old_game``, and the game is past that turn now (a move or a timeout began another, it ended,
+    or it is gone: ``header`` or ``game`` None). Nothing when no reminder was said."""
+    if old is None or old_game is None or not old.reminded or old_game.to_act is None:
+        return []
+    if (
+        header is not None
+        and game is not None
+        and header.game_id == old.game_id
+        and header.turn_step == old.turn_step
+        and not game.is_over
+    ):
+        return []
+    seat = old.seats[old_game.to_act]
+    return [Retract(ctx.chat_id, TURN_REMINDER, seat.user_id, private=True)]

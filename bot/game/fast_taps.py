@@ -4,8 +4,8 @@ People tap faster than a hand message is drawn again (about a second). A card mo
 bout that the rules still allow the same player now (the same card on the same target) is what they meant,
 so it is made. Take and Pass answer the table as it was drawn and carry no card, so one drawn earlier is
 made only while every move since was the presser's own (a defender covering card after card, then taking):
-the table then differs from the one drawn only by their own cards, which their hand message, left as it was
-after their own press (`bot.game.screens.left_after_own_press`), does not show yet. Everything else drawn
+the table then differs from the one drawn only by their own cards, which the hand message they tapped may not
+show yet (its new drawing is on its way). Everything else drawn
 before the current step stays refused as out of date: a move from an earlier bout (the table it answered is
 gone), on another player's turn, or no longer legal; a Take or Pass drawn before anyone else's move (a second
 tap of Pass would pass again on a card thrown in after the first). A double tap of a card is never made

@@ -8,8 +8,10 @@ from bot.context import Context
 from bot.decision import FINISHED_TTL, Decision
 from bot.effects import Notice
 from bot.game.archive import archive, seal_of
-from bot.game.scoring import points_for
+from bot.game.clock import retract_reminder
+from bot.game.scoring import counted, left_to_ai
 from bot.game.screens import screen_changes
+from bot.game.seats import retract_open_private
 from bot.render.summary import render_result
 from bot.session import ChatSession, Finished, Playing
 from core import Game
@@ -21,9 +23,9 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
     result = game.result
     assert result is not None
     teams = game.settings.teams
-    points = points_for(result, game.settings.scoring, len(header.seats), teams)
-    first_out = result.order_out[0] if result.order_out else None
-    losers = set(result.losers) if result.losers else {result.durak}
+    by_ai = left_to_ai(header.seats)  # rules.md §9.6: the seats their owners did not finish
+    stats = counted(result, game.settings.scoring, len(header.seats), teams, by_ai)
+    points = [seat.points for seat in stats]
     changes = ratings.rated(result, header.seats, teams) or [None] * len(header.seats)
     outcome = GameOutcome(
         game_id=header.game_id,
@@ -32,11 +34,12 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
             PlayerOutcome(
                 user_id=seat.user_id,
                 name=seat.name,
-                durak=seat_no in losers and not result.draw,
-                first_out=not result.draw and (seat_no not in losers if teams else first_out == seat_no),
-                draw=result.draw,
-                points=points[seat_no],
+                durak=stats[seat_no].durak,
+                first_out=stats[seat_no].first_out,
+                draw=stats[seat_no].draw,
+                points=stats[seat_no].points,
                 rating=change.after if (change := changes[seat_no]) is not None else None,
+                ai_finished=stats[seat_no].by_ai,
             )
             for seat_no, seat in enumerate(header.seats)
             if not seat.is_ai
@@ -62,6 +65,9 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
             final=True,
         )
     )
+    old_header = before.header if before is not None and isinstance(before.header, Playing) else None
+    effects += retract_reminder(ctx, old_header, before.game if before is not None else None, None, None)
+    effects += retract_open_private(ctx, header.seats)  # the game is over: no hand is waiting for them
     finished = Finished(
         game_id=header.game_id,
         creator=header.creator,

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import buttons
 from bot.context import Context
 from bot.decision import LOBBY_TTL, Decision, show
 from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
+from bot.game.clock import retract_reminder
 from bot.game.moves import start_game
-from bot.game.seats import seat_of
+from bot.game.seats import retract_open_private, seat_of
 from bot.i18n import Translator
 from bot.inputs import User
 from bot.names import shown_name
@@ -20,7 +21,7 @@ from bot.render.lobby import render_lobby
 from bot.render.rules import settings_problem
 from bot.render.text import line, message
 from bot.session import MAX_SEATS, ChatSession, Finished, Lobby, Playing, Seat
-from core import Settings, SettingsError
+from core import Game, Settings, SettingsError
 
 
 def merged_settings(chat_defaults: str | None, words: str) -> Settings:
@@ -128,11 +129,12 @@ def leave(press: LobbyPress, _button: buttons.Leave) -> Decision:
     if not press.seated:
         return press.refuse(_("You are not in this game."), show_alert=False)
     seats = [s for s in lobby.seats if s.user_id != user.id]
+    gone = retract_open_private(press.ctx, [s for s in lobby.seats if s.user_id == user.id])
     if not any(not s.is_ai for s in seats):
-        return closed(press.ctx, _("The lobby is closed: everyone left."))
+        return closed(press.ctx, _("The lobby is closed: everyone left."), *gone)
     creator = lobby.creator if lobby.creator != user.id else next(s.user_id for s in seats if not s.is_ai)
     changed = lobby.model_copy(update={"seats": seats, "creator": creator})
-    return lobby_saved(press.ctx, changed, Alert(user.id, _("You left.")))
+    return lobby_saved(press.ctx, changed, Alert(user.id, _("You left.")), *gone)
 
 
 def start(press: LobbyPress, _button: buttons.Start) -> Decision:
@@ -154,14 +156,20 @@ def start(press: LobbyPress, _button: buttons.Start) -> Decision:
         if problem:
             return press.refuse(problem)
         lobby = lobby.model_copy(update={"seats": seated_by_team(lobby.seats)})
-    return start_game(ctx, lobby)
+    dealt = start_game(ctx, lobby)
+    names = ", ".join(seat.name for seat in lobby.seats)
+    return replace(
+        dealt, effects=[Alert(user.id, _("The game starts: {names}.").format(names=names)), *dealt.effects]
+    )
 
 
 def cancel(press: LobbyPress, _button: buttons.Cancel) -> Decision:
     _ = press.ctx.tr(press.user.lang)._
     if press.user.id != press.lobby.creator and not press.is_admin:
         return press.refuse(_("Only the creator or an admin can cancel."))
-    return closed(press.ctx, _("The game was cancelled."))
+    return closed(
+        press.ctx, _("The game was cancelled."), *retract_open_private(press.ctx, press.lobby.seats)
+    )
 
 
 def add_ai(press: LobbyPress, button: buttons.AddAi) -> Decision:
@@ -218,7 +226,8 @@ def remove_closed_seat(press: LobbyPress, button: buttons.RemoveSeat) -> Decisio
     if lobby.seats[button.seat].private_closed_at is None:
         return press.refuse(_("That player can receive their cards now."), show_alert=False)
     seats = [seat for seat_no, seat in enumerate(lobby.seats) if seat_no != button.seat]
-    return lobby_saved(press.ctx, lobby.model_copy(update={"seats": seats}))
+    gone = retract_open_private(press.ctx, [lobby.seats[button.seat]])
+    return lobby_saved(press.ctx, lobby.model_copy(update={"seats": seats}), *gone)
 
 
 def pick_team(press: LobbyPress, button: buttons.PickTeam) -> Decision:
@@ -265,7 +274,7 @@ def closed(ctx: Context, text: str, *after: Effect) -> Decision:
     )
 
 
-def game_cancelled(ctx: Context, header: Playing, user: User) -> Decision:
+def game_cancelled(ctx: Context, header: Playing, user: User, game: Game | None = None) -> Decision:
     """`/cancel` during a game: the table closes, the chat is told who stopped it (one message), and every
     hand loses its buttons, so nobody is left pressing the moves of a game that is gone."""
     _ = ctx.tr(header.lang)._
@@ -277,12 +286,14 @@ def game_cancelled(ctx: Context, header: Playing, user: User) -> Decision:
             seat.user_id,
             message([line(ctx.tr(seat.lang)._("The game was cancelled."))]),
             header.game_id,
+            final=True,
         )
         for seat in header.seats
         if not seat.is_ai
     ]
     notice = Notice(ctx.chat_id, message([line(_("{who} cancelled the game.").format(who=who))]))
-    return closed(ctx, _("The game was cancelled."), notice, *hands)
+    gone = [*retract_reminder(ctx, header, game, None, None), *retract_open_private(ctx, header.seats)]
+    return closed(ctx, _("The game was cancelled."), notice, *hands, *gone)
 
 
 def rematch(ctx: Context, finished: Finished, user: User) -> Decision:

@@ -11,16 +11,16 @@ from bot.ai_seats import FALLBACK_LEVEL, choose_ai_action, safe_default
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
 from bot.effects import Alert, Message, Notice, ShowHand
-from bot.game.clock import clock_mark, next_deadline
+from bot.game.clock import clock_mark, next_deadline, retract_reminder
 from bot.game.fast_taps import made_as_tapped
 from bot.game.finish import finish
 from bot.game.last_actions import events_of_step, remember
 from bot.game.screens import (
     current_hand,
     current_table,
+    hand_final,
     hand_message,
     screen_changes,
-    still_left,
     trump_change_message,
 )
 from bot.game.seats import seat_of, seated, with_seat
@@ -78,7 +78,11 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
     seat_no = seat_of(header, user.id)
     if seat_no is None:
         return show(Alert(user.id, _("You are not playing in this game."), show_alert=True))
-    woke_up = header.seats[seat_no].autopilot
+    if payload.step > game.step or (payload.history and payload.history != game.history(payload.step)):
+        return course_lost(ctx, header, game, user)  # a move, or "My hand", drawn from lost writes
+    # an owner takes their seat back from the AI by tapping, but only while it is in play: a seat the AI
+    # played until it went out stays the AI's, whatever is tapped later (rules.md §9.6)
+    woke_up = header.seats[seat_no].autopilot and not game.is_out(seat_no)
     if woke_up:
         header = with_seat(header, seat_no, autopilot=False, timeouts=0)
     if isinstance(button, buttons.OpenHand):
@@ -87,13 +91,12 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
             user.id,
             hand_message(ctx, header, game, seat_no, tr),
             header.game_id,
+            final=hand_final(game, seat_no),
         )
         if woke_up:
             decision = settle(ctx, session, header, game)
             return replace(decision, effects=[*decision.effects, hand])
         return show(hand)
-    if payload.step > game.step:  # never drawn by us: forged
-        return show(Alert(user.id, _("That button is out of date: use the newest message.")))
     action = button.action if isinstance(button, buttons.Move) else None
     stale = payload.step < game.step
     if stale and (action is None or not made_as_tapped(game, payload.step, seat_no, action)):
@@ -106,12 +109,26 @@ def on_game_press(ctx: Context, session: ChatSession, user: User, payload: Paylo
         names = [seat.name for seat in header.seats]
         return show(Alert(user.id, refusal_text(refusal, names, tr), show_alert=True))
     header = with_seat(header, seat_no, timeouts=0, autopilot=False, acted_at=ctx.now)
-    decision = apply_and_settle(ctx, session, header, game, seat_no, action, pressed=True)
-    if any(isinstance(effect, ShowHand) and effect.user_id == user.id for effect in decision.effects):
+    decision = apply_and_settle(ctx, session, header, game, seat_no, action)
+    if not ctx.hand_layout.answer_apart or any(
+        isinstance(effect, Alert) and effect.user_id == user.id for effect in decision.effects
+    ):
         return decision
-    # their hand message is left as it was (`left_after_own_press`): the press's answer says what was played
+    # the press's own answer (Telegram's toast) says what was played, beside the hand drawn anew
     note = Alert(user.id, played_note(action, game.view(seat_no), tr))
     return replace(decision, effects=[note, *decision.effects])
+
+
+def course_lost(ctx: Context, header: Playing, game: Game, user: User) -> Decision:
+    """A button of a step the game has not reached, or of a course it did not take: drawn from writes the
+    store has lost since (a host crash cut its append-only file, a failover to a replica behind), or forged.
+    Nothing is applied; the chat's table and every person's hand are drawn again as stored (each may show the
+    lost moves, and whose turn it is may differ), and the presser is told why (docs/reliability.md, "When
+    Redis loses data")."""
+    _ = ctx.tr(user.lang)._
+    text = _("The game went back to its last saved move after a server fault: here it is as it was saved.")
+    hands = [current_hand(ctx, header, game, seat) for seat, s in enumerate(header.seats) if not s.is_ai]
+    return show(Alert(user.id, text, show_alert=True), current_table(ctx, header, game), *hands)
 
 
 def stale_press(ctx: Context, header: Playing, game: Game, seat_no: int, user: User) -> Decision:
@@ -161,22 +178,18 @@ def apply_and_settle(
     game: Game,
     seat: int,
     action: Action,
-    pressed: bool = False,
 ) -> Decision:
-    """``seat`` takes ``action``; ``pressed``: by their own press (not the clock, an AI, a surrender)."""
+    """``seat`` takes ``action`` (their press, the clock, an AI or a surrender)."""
     after = game.apply(seat, action)
     header = header.model_copy(
         update={"events": remember(header.events, events_of_step(game, seat, action, after))}
     )
-    return settle(ctx, before, header, after, pressed=seat if pressed else None)
+    return settle(ctx, before, header, after)
 
 
-def settle(
-    ctx: Context, before: ChatSession | None, header: Playing, game: Game, pressed: int | None = None
-) -> Decision:
+def settle(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> Decision:
     """After a change: let inline AI seats move, finish a game that ended, set the next deadline, and say
-    what changed for the table and for each person's hand (``pressed``: the seat whose press made the
-    change, `screen_changes`).
+    what changed for the table and for each person's hand (`screen_changes`).
 
     Inline AI moves (``ai_delay`` 0) are decided here only when ``ctx.ai.inline`` (the terminal, tests); with
     a worker pool the chain stops at the first move not worked out ahead, and that seat's deadline (now)
@@ -199,8 +212,9 @@ def settle(
         return finish(ctx, before, header, game)
     header, deadline = next_deadline(ctx, header, game)
     drawn: dict[tuple[int, str], Message] = {}
-    effects = screen_changes(ctx, before, header, game, drawn=drawn, pressed=pressed)
-    header = header.model_copy(update={"left_hands": still_left(before, header, effects, pressed)})
+    effects = screen_changes(ctx, before, header, game, drawn=drawn)
+    old_header = before.header if before is not None and isinstance(before.header, Playing) else None
+    effects += retract_reminder(ctx, old_header, before.game if before is not None else None, header, game)
     next_session = ChatSession(header=header, game=game)
     next_session._hands.update(drawn)
     old_game = before.game if before is not None else None

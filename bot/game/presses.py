@@ -43,7 +43,11 @@ def _decided(ctx: Context, session: ChatSession | None, user: User, payload: Pay
         and payload.game_id == header.game_id
     ):
         return lobby.rematch(ctx, header, user)
-    text = ctx.tr(user.lang)._("This button belongs to a game that is over.")
+    _ = ctx.tr(user.lang)._
+    if ctx.record.version == 0:  # versions outlive games: a chat with none lost its data with the store
+        text = _("This game was lost in a server fault: start a new one with /newgame.")
+    else:
+        text = _("This button belongs to a game that is over.")
     return show(Alert(user.id, text, show_alert=True))
 
 

@@ -3,7 +3,10 @@
 Telegram cannot write first to someone who never opened the bot's private chat; the adapter learns it from a
 refused message and learns the opposite when they open that chat. The fact is kept on the seat, so the
 lobby marks the seat and Start waits for it, and a running game holds that person's clock, for at most
-`bot.game.clock.CLOSED_PAUSE` seconds, rather than time them out before they saw a card. Pure: see `Decision`.
+`bot.game.clock.CLOSED_PAUSE` seconds, rather than time them out before they saw a card. The request to open
+the chat (`OPEN_PRIVATE`: the lobby's `open_me`, or the adapter's own after a refused hand) is retracted once
+it no longer applies: here when the chat opens; when the seat is gone or the game over, with
+`bot.game.seats.retract_open_private`. Pure: see `Decision`.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import replace
 from bot.buttons import Join
 from bot.context import Context
 from bot.decision import GAME_TTL, Decision, show
-from bot.effects import Button, Reply
+from bot.effects import OPEN_PRIVATE, Button, Effect, Reply, Retract
 from bot.game.clock import CLOSED_PAUSE, next_deadline
 from bot.game.lobby import lobby_saved
 from bot.i18n import translator
@@ -35,9 +38,10 @@ def private_chat(ctx: Context, session: ChatSession | None, user_id: str, is_ope
         return show()
     seats = list(header.seats)
     seats[seat_no] = seats[seat_no].model_copy(update={"private_closed_at": None if is_open else ctx.now})
+    retracted: list[Effect] = [Retract(ctx.chat_id, OPEN_PRIVATE, user_id)] if is_open else []
     if isinstance(header, Lobby):
         lobby = header.model_copy(update={"seats": seats})
-        return lobby_saved(ctx, lobby, *([] if is_open else [open_me(ctx, lobby, seats[seat_no])]))
+        return lobby_saved(ctx, lobby, *(retracted or [open_me(ctx, lobby, seats[seat_no])]))
     assert session is not None and session.game is not None
     game = session.game
     playing = header.model_copy(update={"seats": seats})
@@ -51,7 +55,7 @@ def private_chat(ctx: Context, session: ChatSession | None, user_id: str, is_ope
         playing = playing.model_copy(update={"turn_deadline": moved})
     playing, deadline = next_deadline(ctx, playing, game)
     return Decision(
-        effects=[],
+        effects=list(retracted),
         save=True,
         session=ChatSession(header=playing, game=game),
         ttl=GAME_TTL,
@@ -86,7 +90,12 @@ def open_me(ctx: Context, lobby: Lobby, seat: Seat) -> Reply:
         Payload(ctx.chat_id, lobby.lobby_id, 0, Join()).encode(),
         opens_private=True,
     )
-    return Reply(ctx.chat_id, message([line(text.format(name=seat.name))], [[button]]))
+    return Reply(
+        ctx.chat_id,
+        message([line(text.format(name=seat.name))], [[button]]),
+        user_id=seat.user_id,
+        tag=OPEN_PRIVATE,
+    )
 
 
 def lobby_opened(group: str, creator: User, title: str) -> Reply:

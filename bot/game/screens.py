@@ -17,14 +17,17 @@ from core import Game
 def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
     """The table as the stored game draws it now, in the chat's language."""
     message = render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang), ctx.opens_app)
-    return ShowTable(ctx.chat_id, message, header.game_id, turn_user=turn_user(header, game))
+    in_play = (
+        not game.is_over
+    )  # drawn again (a stale press, a recovery): at the spectators' pace as any other
+    return ShowTable(ctx.chat_id, message, header.game_id, turn_user=turn_user(header, game), in_play=in_play)
 
 
 def current_hand(ctx: Context, header: Playing, game: Game, seat_no: int) -> ShowHand:
     """A person's hand as the stored game draws it now, in their language (as `screen_changes` draws it)."""
     seat = header.seats[seat_no]
     message = hand_message(ctx, header, game, seat_no, ctx.tr(seat.lang))
-    return ShowHand(ctx.chat_id, seat.user_id, message, header.game_id)
+    return ShowHand(ctx.chat_id, seat.user_id, message, header.game_id, final=hand_final(game, seat_no))
 
 
 def hand_message(ctx: Context, header: Playing, game: Game, seat_no: int, tr: Translator) -> Message:
@@ -55,15 +58,18 @@ def screen_changes(
     header: Playing,
     game: Game,
     drawn: dict[tuple[int, str], Message] | None = None,
-    pressed: int | None = None,
 ) -> list[Effect]:
-    """The table always; a hand only when what that person can do or holds has changed.
+    """The table always; a hand only when what that person can do or holds has changed: the mover's own hand
+    always does (the card gone, the buttons left), so their tap shows at once.
 
     Each new hand is put in ``drawn`` (by seat and language) when given; the old hands are taken from
-    ``before``'s own such record when it has one (a session this process saved), else drawn again.
-    ``pressed``: the seat whose own press made this change; their hand is left as it was when the press
-    only took their card and their turn (`left_after_own_press`), and recorded in ``drawn`` as if shown."""
+    ``before``'s own such record when it has one (a session this process saved), else drawn again."""
     announce = turn_announced(ctx, before, header, game)
+    old_game = before.game if before is not None else None
+    old_header = before.header if before is not None else None
+    same_game = (
+        isinstance(old_header, Playing) and old_header.game_id == header.game_id and old_game is not None
+    )
     effects: list[Effect] = [
         ShowTable(
             ctx.chat_id,
@@ -71,14 +77,9 @@ def screen_changes(
             header.game_id,
             turn_user=turn_user(header, game),
             announce=announce,
-            in_play=not game.is_over,
+            in_play=not game.is_over and same_game,  # the deal turns the lobby into the table at once
         )
     ]
-    old_game = before.game if before is not None else None
-    old_header = before.header if before is not None else None
-    same_game = (
-        isinstance(old_header, Playing) and old_header.game_id == header.game_id and old_game is not None
-    )
     old_drawn = before._hands if same_game and before is not None else {}
     for seat_no, seat in enumerate(header.seats):
         if seat.is_ai:
@@ -94,8 +95,6 @@ def screen_changes(
         new = hand_message(ctx, header, game, seat_no, tr)
         if drawn is not None:
             drawn[(seat_no, tr.lang)] = new
-        if seat_no == pressed and old_game is not None and left_after_own_press(ctx, old_game, game, seat_no):
-            continue
         if same_game:
             assert isinstance(old_header, Playing) and old_game is not None
             old = old_drawn.get((seat_no, tr.lang))
@@ -112,6 +111,7 @@ def screen_changes(
                 new_message=not same_game,
                 announce=announce and seat_no == game.to_act,
                 in_play=not game.is_over,
+                final=hand_final(game, seat_no),
             )
         )
     return effects
@@ -141,6 +141,12 @@ def turn_announced(ctx: Context, before: ChatSession | None, header: Playing, ga
     return not seat.played_by_ai and ctx.now - seat.acted_at >= ctx.config.announce_after
 
 
+def hand_final(game: Game, seat: int) -> bool:
+    """Nothing changes the person's hand any more: the game is over, or they are out with a place that
+    stands (`quiet_hand`; a draw at the end says it again)."""
+    return game.is_over or (seat in game.out and not game.settings.teams)
+
+
 def quiet_hand(game: Game, seat: int) -> tuple[object, ...] | None:
     """Everything a hand message without buttons shows: its cards, out, over and trumps, and nothing of the
     table (the group's table shows whose turn it is, and the clock); None when the seat has buttons, whose
@@ -151,42 +157,6 @@ def quiet_hand(game: Game, seat: int) -> tuple[object, ...] | None:
     if seat in game.out and not game.settings.teams and not (game.result is not None and game.result.draw):
         return (game.hand_masks[seat], True, game.trump_index)  # its place, said when out, stands at the end
     return (game.hand_masks[seat], seat in game.out, game.is_over, game.trump_index)
-
-
-def left_after_own_press(ctx: Context, before: Game, game: Game, seat: int) -> bool:
-    """Whether ``seat``'s hand message is left as it was after their own press (docs/telegram.md §3): on a
-    platform that answers a press apart from the message (`HandLayout.answer_apart`: the answer says what was
-    played), while the press only took cards from what they hold, and what they may do now is on the message
-    already: nothing (it is someone else's turn), or, when they act again straight away (a defender covering
-    card after card, an attacker throwing in more), some of the buttons it shows. Their old buttons are then
-    safe: one still legal is made as tapped (`bot.game.fast_taps`), any other is refused as out of date and
-    draws the hand again. It is drawn with their next change: new buttons after someone else's move, cards
-    added (a take, the draw after a bout), out, trumps changed, the end."""
-    if not ctx.hand_layout.answer_apart:
-        return False
-    held, had = game.hand_masks[seat], before.hand_masks[seat]
-    if held & had != held or (seat in game.out) != (seat in before.out) or game.is_over:
-        return False
-    if game.trump_index != before.trump_index:
-        return False
-    now = {action.code for action in game.legal_actions(seat)}
-    if not now:
-        return True
-    shown = {action.code for action in before.legal_actions(seat)}
-    return game.step == before.step + 1 and now <= shown
-
-
-def still_left(
-    before: ChatSession | None, header: Playing, effects: list[Effect], pressed: int | None
-) -> tuple[int, ...]:
-    """`Playing.left_hands` after ``effects``: the seat that pressed, if its hand was left, and those left
-    before whose hand is not drawn now."""
-    old = before.header if before is not None else None
-    left = set(old.left_hands) if isinstance(old, Playing) and old.game_id == header.game_id else set()
-    if pressed is not None:
-        left.add(pressed)
-    drawn = {effect.user_id for effect in effects if isinstance(effect, ShowHand)}
-    return tuple(sorted(seat for seat in left if header.seats[seat].user_id not in drawn))
 
 
 def trump_change_message(game: Game, tr: Translator) -> Message:

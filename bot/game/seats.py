@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot import ratings
 from bot.context import Context
+from bot.effects import OPEN_PRIVATE, Effect, Retract
 from bot.session import Finished, Lobby, Playing, Seat
 
 
@@ -29,3 +30,13 @@ def seated(ctx: Context, seat: Seat) -> Seat:
     lobby; a new rating for someone without one this season)."""
     rating = None if seat.is_ai else ctx.record.ratings.get(seat.user_id, ratings.NEW)
     return seat.model_copy(update={"acted_at": ctx.now, "rating": rating})
+
+
+def retract_open_private(ctx: Context, seats: list[Seat]) -> list[Effect]:
+    """The requests to open the private chat said for ``seats`` that no longer apply (the seat left, was
+    removed, or its lobby or game ended): those of seats still marked as unable to receive a hand."""
+    return [
+        Retract(ctx.chat_id, OPEN_PRIVATE, seat.user_id)
+        for seat in seats
+        if seat.private_closed_at is not None and not seat.is_ai
+    ]

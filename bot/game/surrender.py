@@ -18,7 +18,7 @@ from bot.decision import Decision, show
 from bot.effects import Alert, Button, Reply
 from bot.game.lobby import game_cancelled
 from bot.game.moves import apply_and_settle
-from bot.game.seats import seat_of
+from bot.game.seats import seat_of, with_seat
 from bot.inputs import User
 from bot.payloads import Payload
 from bot.render.text import bold, line, message
@@ -37,7 +37,7 @@ def cancel(ctx: Context, session: ChatSession, user: User) -> Decision:
     assert isinstance(header, Playing) and game is not None
     seat_no = seat_of(header, user.id)
     if seat_no is None or not ratings.compares_people(header.seats, game.settings.teams):
-        return game_cancelled(ctx, header, user)
+        return game_cancelled(ctx, header, user, game)
     if game.is_out(seat_no):
         text = ctx.tr(user.lang)._(
             "The others are still playing and the game counts: only an admin who is not playing can stop it."
@@ -114,4 +114,5 @@ def confirmed(
         return show(Alert(user.id, text, show_alert=True))
     if game.is_out(seat_no):
         return show(Alert(user.id, _("You are already out of the game."), show_alert=True))
+    header = with_seat(header, seat_no, autopilot=False, timeouts=0)  # their own act: not the AI's result
     return apply_and_settle(ctx, session, header, game, seat_no, Action.parse("s"))

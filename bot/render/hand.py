@@ -9,7 +9,7 @@ from bot.payloads import Payload
 from bot.render.app_button import open_app_button
 from bot.render.clock import time_left_text
 from bot.render.hand_layout import CHAT_HAND, HandLayout
-from bot.render.hand_status import out_place, own_result
+from bot.render.hand_status import ai_finished_note, out_place, own_result
 from bot.render.table import table_lines
 from bot.render.text import SUIT_SYMBOL, bold, card, cards, line, message, rows
 from bot.session import Playing
@@ -39,7 +39,7 @@ def action_label(action: Action, view: View, tr: Translator) -> str:
 
 def played_note(action: Action, view: View, tr: Translator) -> str:
     """The answer to the press of ``action`` (``view``: the presser's, before it), shown as a toast over the
-    hand message, which is left as it was (`bot.game.screens.left_after_own_press`)."""
+    hand message while the hand is drawn anew."""
     _ = tr._
     if action.kind is Kind.ATTACK:
         # TRANSLATORS: the answer to a pressed card button, over the hand message that still shows it
@@ -102,11 +102,14 @@ def render_hand(
     lines.append(line(_("Your cards: "), bold(cards(view.hand))))
     if view.is_over:
         lines.append(line(_("The game is over.")))
-        mine = own_result(view.result, seat, tr) if view.result is not None else ""
+        by_ai = 0 <= seat < len(session.seats) and session.seats[seat].left_to_ai
+        mine = own_result(view.result, seat, tr, by_ai) if view.result is not None else ""
         if mine:
             lines.append(line(bold(mine)))
         return message(lines)
-    if seat in view.out:
+    if seat in view.out and session.seats[seat].left_to_ai:  # not theirs to be proud of (rules.md §9.6)
+        lines.append(line(bold(ai_finished_note(tr))))
+    elif seat in view.out:
         lines.append(line(_("You are out. Well played!")))
         place = out_place(view.out, seat, Settings.from_words(view.settings_words).teams, tr)
         if place:
@@ -125,7 +128,7 @@ def render_hand(
     def button(action: Action) -> Button:
         return Button(
             action_label(action, view, tr),
-            Payload(chat_id, session.game_id, view.step, Move(action)).encode(),
+            Payload(chat_id, session.game_id, view.step, Move(action), view.history).encode(),
         )
 
     # card buttons in the order the hand is shown (plain cards by rank, trumps last), covers by their target

@@ -16,9 +16,9 @@ from storage.keys import DISCORD, LOCAL
 class HandLayout:
     table_beside: bool = False  # the table is on the same screen: no title, trump, talon or table lines
     buttons: bool = True  # moves are buttons to tap (else typed, and a move may be typed before the turn)
-    # a press is answered apart from the hand message (Telegram's toast), so the hand need not be edited
-    # after the player's own move (`bot.game.screens.left_after_own_press`); Discord answers a press by
-    # editing the hand itself, the terminal draws the hand under the table
+    # a press is answered apart from the hand message (Telegram's toast): the answer says what was played,
+    # as the hand is drawn anew; Discord answers a press by editing the hand itself, the terminal draws the
+    # hand under the table
     answer_apart: bool = False
 
 

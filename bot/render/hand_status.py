@@ -10,9 +10,14 @@ from bot.render.table import place_name
 from core.events import Result
 
 
-def own_result(result: Result, seat: int, tr: Translator) -> str:
-    """The player's own result, said on their hand at the end ("You are the durak.", "You finished 2nd.")."""
+def own_result(result: Result, seat: int, tr: Translator, by_ai: bool = False) -> str:
+    """The player's own result, said on their hand at the end ("You are the durak.", "You finished 2nd.").
+    ``by_ai``: the AI was still playing their seat (rules.md §9.6), which earns them nothing: said so, unless
+    they lost, which they did as usual."""
     _ = tr._
+    losers = set(result.losers) if result.losers else {result.durak}
+    if by_ai and (result.draw or seat not in losers):
+        return ai_finished_note(tr)
     if result.draw:
         return _("A draw: nobody is the durak.")
     if len(result.losers) > 1:  # a team game: partners share the result
@@ -36,3 +41,10 @@ def finished(order_out: tuple[int, ...], seat: int, tr: Translator) -> str:
     place = place_name(order_out.index(seat) + 1, tr)
     # TRANSLATORS: {place} is an ordinal for the order out, as in "Alice is out, 2nd"
     return tr._("You finished {place}.").format(place=place)
+
+
+def ai_finished_note(tr: Translator) -> str:
+    """Said on the hand of a seat the AI played until it went out, instead of "Well played!" and its place,
+    and at the end: the AI's play is not its owner's win (rules.md §9.6)."""
+    # TRANSLATORS: on the hand of a person whose seat the AI played to its end after their timeouts
+    return tr._("The AI played your seat to the end: the game counts as played, with no points and no win.")

@@ -9,7 +9,7 @@ from bot.payloads import Payload
 from bot.render.app_button import open_app_button
 from bot.render.rules import rule_lines
 from bot.render.text import bold, line, message
-from bot.session import Lobby
+from bot.session import Lobby, Seat
 from core import Settings
 
 
@@ -19,6 +19,17 @@ def seat_label(name: str, ai: str | None, tr: Translator) -> str:
     # TRANSLATORS: AI strength, shown as "🤖 AI 1 (easy)" and on the lobby's add-AI buttons
     level = {"easy": tr._("easy"), "normal": tr._("normal"), "hard": tr._("hard")}.get(ai, ai)
     return f"🤖 {name} ({level})"
+
+
+def seat_name(seat: Seat, tr: Translator) -> str:
+    """A seat as the table and the result name it: an AI seat with its level, and a person's seat the AI
+    plays for them after their timeouts marked so, which at the end is a seat they did not finish themselves
+    and that counts as played and no more (rules.md §9.6)."""
+    if seat.left_to_ai:
+        # TRANSLATORS: a person's seat on the table and in the result while (or if) the AI played it to its
+        # end after their timeouts: "🤖 played by the AI for Dana"
+        return "🤖 " + tr._("played by the AI for {name}").format(name=seat.name)
+    return seat_label(seat.name, seat.ai, tr)
 
 
 def render_lobby(lobby: Lobby, chat_id: str, tr: Translator, app: bool = False) -> Message:

@@ -12,7 +12,7 @@ from bot.i18n import Translator
 from bot.names import shown_name
 from bot.payloads import Payload
 from bot.ratings import PROVISIONAL_GAMES, Change, ordinal
-from bot.render.lobby import not_rated_text, seat_label
+from bot.render.lobby import not_rated_text, seat_name
 from bot.render.text import bold, line, message
 from bot.session import Seat
 from core import Result
@@ -49,7 +49,7 @@ def render_result(
     web app (only where the chat's platform has one: `Context.opens_app`); ``unrated``: the game compared no
     two people (`bot.ratings.compares_people`), which is said, so nobody wonders where their rating went."""
     _ = tr._
-    names = [seat_label(s.name, s.ai, tr) for s in seats]
+    names = [seat_name(s, tr) for s in seats]
     if result.draw:
         headline = _("Game over: a draw, nobody is the durak.")
         if result.reason == "repetition":
@@ -123,7 +123,8 @@ def render_stats(
     `PROVISIONAL_GAMES` rated games listed apart as provisional; players whose games all predate ratings in
     the old order (most points first, then fewer duraks, more games, more first-outs). Every row keeps its
     durak count, and the players most often the durak get a line of their own, so the loser is never read
-    as the one on top."""
+    as the one on top; a row ends with the games the AI played to the end for that player, if any (rules.md
+    §9.6), so nobody reads those as theirs."""
     _ = tr._
     if not stats:
         if season > 1:
@@ -158,6 +159,7 @@ def render_stats(
                 tr.n_("{n} game", "{n} games", row.games).format(n=row.games),
                 # TRANSLATORS: standings: in how many games this player got rid of their cards first
                 tr.n_("{n} first out", "{n} first out", row.first_out).format(n=row.first_out),
+                *ai_finished(row, tr),
             )
         )
         lines.append(line(f"{number}. ", bold(display_name(row, tr)), " — ", detail))
@@ -183,8 +185,23 @@ def rated_row(lead: str, row: PlayerStats, tr: Translator) -> Line:
     assert row.rating is not None
     games = tr.n_("{n} game", "{n} games", row.games).format(n=row.games)
     points = tr.n_("{n} pt", "{n} pts", row.points).format(n=row.points)
-    detail = " · ".join((shown_rating(ordinal(row.rating)), games, durak_count(row, tr), points))
+    detail = " · ".join(
+        (shown_rating(ordinal(row.rating)), games, durak_count(row, tr), points, *ai_finished(row, tr))
+    )
     return line(lead, bold(display_name(row, tr)), " — ", detail)
+
+
+def ai_finished(row: PlayerStats, tr: Translator) -> tuple[str, ...]:
+    """The mark of a row whose games include seats the AI played to the end for them (rules.md §9.6), so
+    nobody reads their games as won by them; nothing for anyone else."""
+    if not row.ai_finished:
+        return ()
+    # TRANSLATORS: standings: games whose seat the AI played to its end after this player's timeouts; they
+    # count as played, with no points and no win
+    text = tr.n_(
+        "{n} game played by the AI for {name}", "{n} games played by the AI for {name}", row.ai_finished
+    )
+    return (text.format(n=row.ai_finished, name=display_name(row, tr)),)
 
 
 def shown_rating(value: float) -> str:

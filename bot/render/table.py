@@ -8,7 +8,7 @@ from bot.i18n import Translator
 from bot.payloads import Payload
 from bot.render.app_button import open_app_button
 from bot.render.clock import turn_length_text
-from bot.render.lobby import seat_label
+from bot.render.lobby import seat_name
 from bot.render.rules import rules_in_short
 from bot.render.text import SUIT_SYMBOL, bold, card, line, message
 from bot.session import Playing, TableEvent
@@ -136,7 +136,7 @@ def render_table(
             role = _("defender")
         count = tr.n_("{n} card", "{n} cards", view.hand_sizes[seat_no]).format(n=view.hand_sizes[seat_no])
         marker = "▶ " if seat_no == view.to_act else "   "
-        label = seat_label(seat.name, seat.ai, tr)
+        label = seat_name(seat, tr)
         lines.append(
             line(
                 marker,
@@ -159,7 +159,7 @@ def render_table(
     buttons = [
         Button(
             _("My hand"),
-            Payload(chat_id, session.game_id, view.step, OpenHand()).encode(),
+            Payload(chat_id, session.game_id, view.step, OpenHand(), view.history).encode(),
             opens_private=True,
         )
     ]

@@ -14,4 +14,4 @@ EVE = User("9", "Eve")
 
 @pytest.fixture
 def harness(fake_redis: object) -> Harness:
-    return Harness(RedisGameStore(fake_redis))  # type: ignore[arg-type]
+    return Harness(RedisGameStore(fake_redis, counting_versions=True))  # type: ignore[arg-type]

@@ -21,7 +21,8 @@ from pathlib import Path
 import fakeredis
 import pytest
 
-from bot.effects import Alert, Button, Effect, Message, Notice, Reply, ShowHand, ShowTable
+from bot import payloads
+from bot.effects import Alert, Button, Effect, Message, Notice, Reply, Retract, ShowHand, ShowTable
 from bot.inputs import User
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
@@ -90,7 +91,9 @@ def code_of(button: Button) -> str:
 
 
 def drawn_at(button: Button) -> int:
-    return int(button.payload.rsplit("|", 2)[1])
+    parsed = payloads.parse(button.payload)
+    assert parsed is not None
+    return parsed.step
 
 
 class Recorder:
@@ -129,6 +132,8 @@ class Recorder:
             self.lines.extend(self.describe(effect))
 
     def describe(self, effect: Effect) -> list[str]:
+        if isinstance(effect, Retract):
+            return [f"--- retract {effect.tag} of {self.names.get(effect.user_id, effect.user_id)}"]
         if isinstance(effect, Alert):
             if not effect.text:
                 return []

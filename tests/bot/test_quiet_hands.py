@@ -1,6 +1,7 @@
-"""Fewer hand edits in chat play (docs/telegram.md §3): a hand is edited when what its player holds or may
-do changes, not for the table's context; the mover's own hand is left as it was after their press (the
-press's answer says what was played) until their next change; every old button left on it stays safe."""
+"""Hand edits in chat play (docs/telegram.md §3): a hand is edited when what its player holds or may do
+changes, not for the table's context. The mover's own hand shows their move at once: the card gone, and the
+buttons they still have, or none (seen on main: left as it was for 12 s, read as a failed tap and tapped
+again). Every old button stays safe."""
 
 from __future__ import annotations
 
@@ -27,12 +28,17 @@ def answer_to(effects: list[Effect], user: User) -> str:
     return next(e.text for e in effects if isinstance(e, Alert) and e.user_id == user.id)
 
 
-async def test_the_movers_hand_is_left_after_their_own_press_and_the_answer_says_what_was_played(
+def buttons_of(harness: Harness, user: User) -> list[str]:
+    return [button.label for row in harness.screen.hands[user.id].buttons for button in row]
+
+
+async def test_the_movers_hand_shows_their_move_at_once_and_the_answer_says_what_was_played(
     harness: Harness,
 ) -> None:
     await stacked_game(harness, PLAYERS, HANDS, trump="AS")
     effects = await press_move(harness, ANN, "a:6H")
-    assert hands_of(effects) == {BOB.id}, "only the defender, who must answer; not Ann, Cat or Dan"
+    assert hands_of(effects) == {ANN.id, BOB.id}, "Ann's own hand and the defender's; not Cat's or Dan's"
+    assert "6♥" not in harness.screen.hands[ANN.id].plain_text and buttons_of(harness, ANN) == []
     assert answer_to(effects, ANN) == "You played 6♥."
 
 
@@ -41,7 +47,7 @@ async def test_a_waiting_hand_is_not_edited_when_the_defender_takes(harness: Har
     await press_move(harness, ANN, "a:6H")
     effects = await press_move(harness, BOB, "t")
     assert CAT.id not in hands_of(effects) and DAN.id not in hands_of(effects)
-    assert BOB.id not in hands_of(effects), "his own press: left as it was"
+    assert BOB.id in hands_of(effects) and buttons_of(harness, BOB) == [], "he waits for the throw-ins now"
     assert answer_to(effects, BOB) == "You take the cards."
 
 
@@ -58,25 +64,28 @@ async def test_the_movers_hand_is_edited_when_the_draw_after_the_bout_refills_it
     await stacked_game(harness, PLAYERS, HANDS, trump="AS")
     await press_move(harness, ANN, "a:6H")
     await press_move(harness, BOB, "t")
-    effects = await press_move(harness, ANN, "p")  # her own press, but she draws a card for the 6♥
+    effects = await press_move(harness, ANN, "p")  # her own press, and she draws a card for the 6♥
     assert ANN.id in hands_of(effects)
-    assert answer_to(effects, ANN) == "", "her hand is drawn again: the plain answer"
+    assert answer_to(effects, ANN) == "You passed."
 
 
-async def test_the_movers_hand_is_left_while_they_act_again_with_buttons_it_shows(harness: Harness) -> None:
+async def test_the_movers_hand_shows_the_buttons_left_while_they_act_again(harness: Harness) -> None:
     await stacked_game(harness, PLAYERS, ["6H 6C 6D 9D TD KC", *HANDS[1:]], trump="AS")
     await press_move(harness, ANN, "a:6H")
     await press_move(harness, BOB, "t")
     drawn = (await game_now(harness)).step  # Ann may throw in 6♣ or 6♦, or pass
     effects = await press_move(harness, ANN, "a:6C")
     game = await game_now(harness)
-    assert ANN.id not in hands_of(effects) and game.to_act == 0, "she may still pass: Pass is on her hand"
+    assert ANN.id in hands_of(effects) and game.to_act == 0
+    assert "6♣" not in buttons_of(harness, ANN) and "6♦" in buttons_of(harness, ANN)
     assert answer_to(effects, ANN) == "You played 6♣."
-    await press_move(harness, ANN, "p", drawn_at=drawn)  # the Pass of the hand left as it was
+    await press_move(
+        harness, ANN, "p", drawn_at=drawn
+    )  # a Pass tapped on the older hand, before the new came
     assert (await game_now(harness)).step == game.step + 1, "made: nobody else moved since it was drawn"
 
 
-async def test_a_stale_press_on_a_hand_left_after_its_own_press_is_refused_and_draws_it_again(
+async def test_a_stale_press_on_an_older_hand_is_refused_and_draws_it_again(
     harness: Harness,
 ) -> None:
     await stacked_game(harness, PLAYERS, HANDS, trump="AS")
@@ -89,11 +98,11 @@ async def test_a_stale_press_on_a_hand_left_after_its_own_press_is_refused_and_d
     assert "6♥" not in harness.screen.hands[ANN.id].plain_text, "her hand as it is now"
 
 
-async def test_a_double_tap_on_a_hand_left_after_its_own_press_never_applies_twice(harness: Harness) -> None:
+async def test_a_double_tap_on_an_older_hand_never_applies_twice(harness: Harness) -> None:
     await stacked_game(harness, PLAYERS, HANDS, trump="AS")
     await press_move(harness, ANN, "a:6H")
     await press_move(harness, BOB, "t")
-    await press_move(harness, BOB, "t", drawn_at=1)  # his Take again, on the hand left as it was
+    await press_move(harness, BOB, "t", drawn_at=1)  # his Take again, on the hand before his first tap
     game = await game_now(harness)
     assert game.step == 2 and harness.screen.alerts[-1].text == OUT_OF_DATE
 

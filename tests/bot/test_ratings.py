@@ -81,3 +81,47 @@ def test_a_game_started_before_ratings_existed_is_not_rated() -> None:
 def test_the_shown_rating_is_openskills_ordinal() -> None:
     assert ordinal((27.0, 2.0)) == OPENSKILL.rating(mu=27.0, sigma=2.0).ordinal() == pytest.approx(21.0)
     assert Change((25.0, 8.333), (27.0, 2.0)).delta == pytest.approx(21.0 - (25.0 - 3 * 8.333))
+
+
+# ---- rules.md §9.6: a seat the AI played to its end ranks below everyone who finished their own --------
+
+
+def test_a_seat_the_ai_finished_ranks_below_the_durak() -> None:
+    # Dana (seat 1) went out first with the AI playing her seat; Cat (seat 2) is the durak
+    ratings = [(25.0, 8.333), (25.0, 8.333), (22.0, 5.0), (26.0, 6.0)]
+    seats = people(*ratings)
+    seats[1] = seats[1].model_copy(update={"autopilot": True})
+    result = Result(durak=2, draw=False, order_out=(1, 3, 0), reason="last_holder", losers=(2,))
+    assert places(result, 4, by_ai=frozenset({1})) == [3, 5, 4, 2]
+    changes = rated(result, seats)
+    assert after(changes) == openskill_says(ratings, [2, 4, 3, 1])
+    assert changes is not None and changes[1] is not None and changes[1].delta < 0
+
+
+def test_seats_the_ai_finished_tie_so_none_gains_over_another() -> None:
+    ratings = [(25.0, 8.333), (25.0, 8.333), (25.0, 8.333)]
+    seats = [seat.model_copy(update={"autopilot": n > 0}) for n, seat in enumerate(people(*ratings))]
+    result = Result(durak=2, draw=False, order_out=(1, 0), reason="last_holder", losers=(2,))
+    assert after(rated(result, seats)) == openskill_says(ratings, [1, 2, 2])
+
+
+def test_a_draw_ranks_a_seat_the_ai_finished_below_the_others() -> None:
+    ratings = [(25.0, 8.333), (30.0, 3.0), (20.0, 5.0)]
+    seats = people(*ratings)
+    seats[2] = seats[2].model_copy(update={"autopilot": True})
+    result = Result(durak=None, draw=True, order_out=(1, 0, 2), reason="everyone_out")
+    assert after(rated(result, seats)) == openskill_says(ratings, [1, 1, 2])
+
+
+def test_an_absent_partner_ranks_below_both_teams_and_the_partner_keeps_the_teams_rating() -> None:
+    # teams 0+2 and 1+3; team 1+3 loses; Dana (seat 2), Ann's partner, was played by the AI to the end
+    ratings = [(25.0, 8.333), (30.0, 3.0), (20.0, 5.0), (27.0, 4.0)]
+    seats = people(*ratings)
+    seats[2] = seats[2].model_copy(update={"autopilot": True})
+    result = Result(durak=3, draw=False, order_out=(2, 0, 1), reason="last_team", losers=(1, 3))
+    ann = [OPENSKILL.rating(mu=25.0, sigma=8.333)]
+    losers = [OPENSKILL.rating(mu=m, sigma=s) for m, s in (ratings[1], ratings[3])]
+    dana = [OPENSKILL.rating(mu=20.0, sigma=5.0)]
+    new_ann, new_losers, new_dana = OPENSKILL.rate([ann, losers, dana], ranks=[1.0, 2.0, 3.0])
+    expected = [new_ann[0], new_losers[0], new_dana[0], new_losers[1]]
+    assert after(rated(result, seats, teams=True)) == [(r.mu, r.sigma) for r in expected]

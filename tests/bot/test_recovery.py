@@ -62,13 +62,13 @@ async def test_a_stale_press_heals_the_pressers_hand_from_the_stored_game(harnes
     await start(harness)
     user = whose_turn(harness, (ANN, BOB))
     assert user is not None
-    old = buttons(harness.screen.hands[user.id])[0].payload
+    seen = harness.screen.hands[user.id]  # what they still see when the newer hand never reached them
+    old = buttons(seen)[0].payload
     await harness.press(user, old)
-    left = harness.screen.hands[user.id]  # left as it was after their own press
     effects = await harness.press(user, old)
     assert [e.text for e in effects if isinstance(e, Alert)] == [OUT_OF_DATE]
     hands = [e for e in effects if isinstance(e, ShowHand)]
-    assert [hand.user_id for hand in hands] == [user.id] and hands[0].message != left
+    assert [hand.user_id for hand in hands] == [user.id] and hands[0].message != seen
     assert not buttons(hands[0].message), "drawn from the stored game: the other player's turn"
     assert hands[0].version == await harness.version()
 

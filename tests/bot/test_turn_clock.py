@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.effects import Effect, Reply, ShowHand
+from bot.effects import TURN_REMINDER, Effect, Reply, Retract, ShowHand, ShowTable
 from bot.i18n import translator
 from bot.inputs import User
 from bot.session import ChatSession, Playing
@@ -126,3 +126,67 @@ async def test_a_late_timer_draws_the_time_actually_left_once(harness: Harness) 
     harness.clock += 3
     effects = await harness.fire_timers()
     assert "10 seconds left for your move." in (hand_of(effects, user) or "")
+
+
+async def acting(harness: Harness, players: tuple[User, ...] | list[User]) -> User | None:
+    """Who acts now, as stored."""
+    record = await harness.store.load(ChatRef(harness.platform, harness.chat))
+    assert record.state is not None
+    session = ChatSession.decode(record.state)
+    assert isinstance(session.header, Playing) and session.game is not None
+    if session.game.to_act is None:
+        return None
+    user_id = session.header.seats[session.game.to_act].user_id
+    return next((user for user in players if user.id == user_id), None)
+
+
+def retracted(effects: list[Effect], user: User) -> list[Retract]:
+    return [e for e in effects if isinstance(e, Retract) and e.tag == TURN_REMINDER and e.user_id == user.id]
+
+
+async def test_the_reminder_is_said_for_a_while_and_retracted_when_its_turn_times_out(
+    harness: Harness,
+) -> None:
+    players = await start_in(harness, "en")
+    user = await acting(harness, players)
+    assert user is not None
+    harness.clock += 46
+    effects = await harness.fire_timers()
+    (reminder,) = [e for e in effects if isinstance(e, Reply) and e.private]
+    assert reminder.tag == TURN_REMINDER and reminder.version, "said for a while, with its version"
+    harness.clock += 4
+    assert retracted(await harness.fire_timers(), user) == [], "the 10 s refresh: still the same turn"
+    harness.clock += 10
+    (retract,) = retracted(await harness.fire_timers(), user)  # the timeout
+    assert retract.private and retract.version > reminder.version
+
+
+async def test_the_reminder_is_retracted_when_its_player_moves_and_not_before(harness: Harness) -> None:
+    players = await start_in(harness, "en")
+    user = await acting(harness, players)
+    assert user is not None
+    assert retracted(await harness.press(user, buttons(harness.screen.hands[user.id])[0].payload), user) == []
+    mover = await acting(harness, players)
+    assert mover is not None
+    harness.clock += 46
+    await harness.fire_timers()
+    (retract,) = retracted(
+        await harness.press(mover, buttons(harness.screen.hands[mover.id])[0].payload), mover
+    )
+    assert retract.private
+
+
+async def test_the_deal_is_not_held_at_the_spectators_pace_and_the_moves_after_it_are(
+    harness: Harness,
+) -> None:
+    ann, bob = players_in("en")
+    await harness.command(ann, "newgame")
+    await harness.tap(bob, "Join")
+    dealt = await harness.tap(ann, "Start")
+    (table,) = [e for e in dealt if isinstance(e, ShowTable)]
+    assert not table.in_play, "the lobby turns into the table at once"
+    user = await acting(harness, [ann, bob])
+    assert user is not None
+    moved = await harness.press(user, buttons(harness.screen.hands[user.id])[0].payload)
+    (table,) = [e for e in moved if isinstance(e, ShowTable)]
+    assert table.in_play

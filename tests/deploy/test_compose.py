@@ -25,7 +25,10 @@ def compose() -> dict[str, Any]:
 
 def schema_errors(document: dict[str, Any]) -> list[str]:
     validator = jsonschema.Draft7Validator(json.loads(SCHEMA.read_text()))
-    return [f"{'/'.join(map(str, error.absolute_path))}: {error.message}" for error in validator.iter_errors(document)]
+    return [
+        f"{'/'.join(map(str, error.absolute_path))}: {error.message}"
+        for error in validator.iter_errors(document)
+    ]
 
 
 def test_compose_file_is_valid_by_the_compose_specification_schema() -> None:
@@ -59,7 +62,9 @@ def test_a_long_polling_or_discord_only_bot_is_not_forced_onto_a_webhook() -> No
 
 def test_caddy_runs_only_with_the_https_profile_and_the_env_file_turns_it_on() -> None:
     assert compose()["services"]["caddy"]["profiles"] == ["https"]
-    assert all("profiles" not in service for name, service in compose()["services"].items() if name != "caddy")
+    assert all(
+        "profiles" not in service for name, service in compose()["services"].items() if name != "caddy"
+    )
     settings = (REPO / ".env.example").read_text()
     assert re.search(r"^COMPOSE_PROFILES=$", settings, re.MULTILINE), "off unless the operator says https"
     assert "COMPOSE_PROFILES=https" in settings and "WEBHOOK_URL=https://DOMAIN/telegram" in settings
@@ -120,7 +125,9 @@ def test_the_caddyfile_sends_the_discord_activitys_path_to_its_port() -> None:
     assert route is not None and route.group(1) == port.group(1)
 
 
-@pytest.mark.parametrize("name", ["DOMAIN", "COMPOSE_PROFILES", "TELEGRAM_TOKEN", "DISCORD_TOKEN", "DISCORD_SYNC"])
+@pytest.mark.parametrize(
+    "name", ["DOMAIN", "COMPOSE_PROFILES", "TELEGRAM_TOKEN", "DISCORD_TOKEN", "DISCORD_SYNC"]
+)
 def test_env_example_names_what_compose_needs(name: str) -> None:
     settings = (REPO / ".env.example").read_text()
     assert re.search(rf"^{name}=", settings, re.MULTILINE)

@@ -50,7 +50,9 @@ def health(env: dict[str, str], cwd: Path) -> tuple[int, str]:
     return done.returncode, (done.stdout + done.stderr).strip()
 
 
-async def health_soon(env: dict[str, str], cwd: Path, want: int, bot: subprocess.Popen[bytes], log: Path) -> str:
+async def health_soon(
+    env: dict[str, str], cwd: Path, want: int, bot: subprocess.Popen[bytes], log: Path
+) -> str:
     """Run the health check until it exits ``want`` (60 s at most); its last line."""
     deadline = time.monotonic() + 60
     while True:
@@ -83,7 +85,9 @@ async def test_the_images_command_serves_and_its_health_check_follows_readiness(
     code, line = await asyncio.to_thread(health, env, tmp_path)
     assert code == 1 and line.startswith("not ready: nothing answers"), line
     with log.open("wb") as out:
-        bot = subprocess.Popen(instruction("CMD"), cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
+        bot = subprocess.Popen(
+            instruction("CMD"), cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
     try:
         line = await health_soon(env, tmp_path, 0, bot, log)
         assert line == "ready: ai, redis, telegram", line

@@ -66,12 +66,13 @@ async def test_its_own_timer_loop_claims_only_discord_deadlines(
     discord_api: FakeDiscord, store: RedisGameStore
 ) -> None:
     telegram_chat = ChatRef("tg", "-100")
-    assert await store.save(telegram_chat, 0, "{}", ttl=60, deadline=time.time() - 1) == 1
+    version = await store.save(telegram_chat, 0, "{}", ttl=60, deadline=time.time() - 1)
+    assert version
     table = Table(discord_api, store)
     client = await table.start(run_timer_loop=True, timer_poll=0.01)
     await asyncio.sleep(0.1)  # several passes of the loop
     assert client.deliveries is None
-    assert await store.claim_due_timers(time.time(), platforms=["tg"]) == [(telegram_chat, 1)]
+    assert await store.claim_due_timers(time.time(), platforms=["tg"]) == [(telegram_chat, version)]
     await discord_api.disconnect(client)
 
 

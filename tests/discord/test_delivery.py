@@ -7,6 +7,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Callable
+from typing import Any
 
 from adapters.discord.app import DiscordSettings, DurakDiscordClient
 from bot.context import ServiceConfig
@@ -32,6 +33,22 @@ async def wait_until(condition: Callable[[], object], timeout: float = 5.0) -> N
             return
         assert time.monotonic() < deadline, "condition not met in time"
         await asyncio.sleep(0.01)
+
+
+async def timed_two_player_game(
+    discord_api: FakeDiscord, store: RedisGameStore
+) -> tuple[Table, Any, tuple[Any, Any], str]:
+    """Ann and Bob dealt a game with a 20 s turn timer, the client running its own timer loop: the table,
+    the client, the two people, and the user id of the seat to act."""
+    table = Table(discord_api, store)
+    client = await table.start(run_timer_loop=True, timer_poll=0.01)
+    ann, bob = discord_api.add_user("Ann"), discord_api.add_user("Bob")
+    await table.slash(ann, "new", words="timer=20")
+    await table.press_label(bob, await table.table_message(), "Join")
+    await table.press_label(ann, await table.table_message(), "Start")  # Ann gets her hand; Bob has none
+    session = await table.session()
+    assert session is not None and session.game is not None and isinstance(session.header, Playing)
+    return table, client, (ann, bob), session.header.seats[session.game.to_act or 0].user_id
 
 
 async def test_a_burst_of_table_changes_is_merged_into_few_edits_ending_with_the_newest(table: Table) -> None:
@@ -99,7 +116,8 @@ async def test_ai_seats_move_through_the_timer_loop_and_the_table_follows(
             hand = table.hand_of(ann)
         assert hand is not None
         code = choose(session.game, session.game.to_act or 0).code
-        await table.press(ann, hand, f"d:{table.channel}|{session.header.game_id}|{session.game.step}|{code}")
+        step = f"{session.game.step}.{session.game.history()}"
+        await table.press(ann, hand, f"d:{table.channel}|{session.header.game_id}|{step}|{code}")
     await client.flow.settled()
     assert "Game over" in text_of(table.fake.public_messages(table.channel)[-1])
     assert any("🤖" in text for text in table.fake.channel_texts(table.channel))
@@ -109,15 +127,7 @@ async def test_ai_seats_move_through_the_timer_loop_and_the_table_follows(
 async def test_a_turn_timer_reminds_the_player_and_then_moves_for_them(
     discord_api: FakeDiscord, store: RedisGameStore
 ) -> None:
-    table = Table(discord_api, store)
-    client = await table.start(run_timer_loop=True, timer_poll=0.01)
-    ann, bob = discord_api.add_user("Ann"), discord_api.add_user("Bob")
-    await table.slash(ann, "new", words="timer=20")
-    await table.press_label(bob, await table.table_message(), "Join")
-    await table.press_label(ann, await table.table_message(), "Start")  # Ann gets her hand; Bob has none
-    session = await table.session()
-    assert session is not None and session.game is not None and isinstance(session.header, Playing)
-    mover = session.header.seats[session.game.to_act or 0].user_id
+    table, client, (ann, bob), mover = await timed_two_player_game(discord_api, store)
     table.skipped = 6  # past the reminder (15 s before the deadline)
     if mover == ann.id:  # her live hand's token carries the reminder, seen only by her
         await wait_until(lambda: "seconds left" in text_of(discord_api.ephemeral_for(ann)[-1]))
@@ -174,3 +184,23 @@ async def test_joins_pressed_at_the_same_moment_all_end_up_on_the_table(table: T
     text = text_of(await table.table_message())
     assert "5 players" in text and all(user.name in text for user in users)
     assert all(p.callback is not None and p.callback["data"]["content"] == "You joined." for p in presses)
+
+
+async def test_a_discord_turn_reminder_is_deleted_once_its_turn_has_passed(
+    discord_api: FakeDiscord, store: RedisGameStore
+) -> None:
+    table, client, (ann, bob), mover = await timed_two_player_game(discord_api, store)
+
+    def reminders() -> list[str]:
+        shown = (
+            discord_api.ephemeral_for(ann) if mover == ann.id else discord_api.public_messages(table.channel)
+        )
+        return [text_of(m) for m in shown if "seconds left" in text_of(m) and "Your cards" not in text_of(m)]
+
+    table.skipped = 6  # past the reminder (15 s before the deadline)
+    await wait_until(reminders)
+    table.skipped = 21  # the turn is over: the safe default move is played for them
+    await wait_until(lambda: "ran out of time" in text_of(discord_api.public_messages(table.channel)[0]))
+    await client.flow.settled()
+    await wait_until(lambda: not reminders())
+    await discord_api.disconnect(client)

@@ -96,7 +96,7 @@ async def play_one_move(table: Table, players: list[FakeUser], my_hand_presses: 
     assert seat is not None
     user = next(p for p in players if p.id == header.seats[seat].user_id)
     action = choose(game, seat)
-    wanted = f"|{game.step}|{action.code}"
+    wanted = f"|{game.step}.{game.history()}|{action.code}"
     hand = table.hand_of(user)
     if hand is None or not any(b["custom_id"].endswith(wanted) for b in buttons_of(hand)):
         my_hand_presses.append(user.name)

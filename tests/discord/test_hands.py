@@ -11,7 +11,7 @@ from bot.payloads import Payload
 from bot.render.text import bold, line, message
 from bot.session import Playing
 from tests.discord.table import Table, buttons_of, custom_id_of, labels_of, text_of
-from tests.discord.test_game import open_three_player_game, play_one_move
+from tests.discord.test_game import choose, open_three_player_game, play_one_move
 from tests.fakes.discord_store import FakeUser
 
 
@@ -98,7 +98,7 @@ async def test_a_player_who_opts_in_gets_the_hand_by_dm_and_plays_from_there(tab
             (dm,) = table.fake.dms_for(ann)
             session = await table.session()
             assert session is not None and session.game is not None
-            step = f"|{session.game.step}|"
+            step = f"|{session.game.step}.{session.game.history()}|"
             button = next(b for b in buttons_of(dm) if step in b["custom_id"])
             interaction = await table.press(ann, dm, button["custom_id"])
             assert interaction.callback is not None and interaction.callback["type"] == 7
@@ -133,3 +133,38 @@ async def test_a_card_chosen_from_a_select_menu_reaches_the_service_and_edits_th
     assert (await table.fake.wait_for_callback(interaction))["type"] == 7
     await table.settle()
     assert "Your cards" in text_of(table.fake.dms_for(ann)[0])
+
+
+async def move_by_the_book(table: Table, players: list[FakeUser]) -> bool:
+    """The seat to act plays what the normal AI would, from its hand (brought up with "My hand" when it
+    has no such button). False once the game is over."""
+    session = await table.session()
+    assert session is not None
+    if not isinstance(session.header, Playing):
+        return False
+    game, header = session.game, session.header
+    assert game is not None and game.to_act is not None
+    user = next(p for p in players if p.id == header.seats[game.to_act].user_id)
+    drawn = re.compile(rf"\|{game.step}(\.[0-9a-f]+)?\|{re.escape(choose(game, game.to_act).code)}$")
+    hand = table.hand_of(user)
+    if hand is None or not any(drawn.search(b["custom_id"]) for b in buttons_of(hand)):
+        await table.press_label(user, await table.table_message(), "My hand")
+        hand = table.hand_of(user)
+        assert hand is not None
+    button = next(b for b in buttons_of(hand) if drawn.search(b["custom_id"]))
+    await table.press(user, hand, button["custom_id"])
+    return True
+
+
+async def test_a_finished_discord_hand_speaks_of_the_end(table: Table) -> None:
+    players = await open_three_player_game(table)
+    for _ in range(400):
+        if not await move_by_the_book(table, players):
+            break
+    await table.settle()
+    for player in players:
+        hands = [m for m in table.fake.ephemeral_for(player) if "🏁" in text_of(m) or "⏱" in text_of(m)]
+        last = text_of(hands[-1])
+        assert "Updates here until" not in last, f"{player.name}'s hand of a finished game"
+        assert "Your game is over: this hand will not change any more." in last
+        assert "Send to my DMs" not in labels_of(hands[-1])

@@ -52,7 +52,9 @@ async def test_a_correct_telegram_setup_has_no_problem(telegram_api: FakeTelegra
     assert f"Telegram bot: @{telegram_api.bot_username} (id {telegram_api.bot_id})" in found.ok
 
 
-async def test_a_token_telegram_refuses_is_named_with_where_to_copy_it_again(telegram_api: FakeTelegram) -> None:
+async def test_a_token_telegram_refuses_is_named_with_where_to_copy_it_again(
+    telegram_api: FakeTelegram,
+) -> None:
     found = await check_platforms(settings(telegram_api, telegram_token="999:not-the-token"))
     problem = only_problem(found)
     assert problem.startswith("Telegram refused TELEGRAM_TOKEN") and "@BotFather" in problem
@@ -71,14 +73,22 @@ async def test_a_bot_that_may_not_join_groups_is_told_about_setjoingroups(telegr
 
 
 async def test_a_webhook_held_by_another_deployment_is_named(telegram_api: FakeTelegram) -> None:
-    telegram_api.webhook = {"url": "https://other.example.org/hook", "max_connections": 40, "secret_token": None}
+    telegram_api.webhook = {
+        "url": "https://other.example.org/hook",
+        "max_connections": 40,
+        "secret_token": None,
+    }
     mine = "https://durak.example.org/telegram"
     problem = only_problem(await check_platforms(settings(telegram_api, webhook_url=mine)))
     assert "https://other.example.org/hook" in problem and mine in problem and "one webhook" in problem
 
 
 async def test_a_webhook_set_while_this_configuration_polls_is_named(telegram_api: FakeTelegram) -> None:
-    telegram_api.webhook = {"url": "https://old.example.org/hook", "max_connections": 40, "secret_token": None}
+    telegram_api.webhook = {
+        "url": "https://old.example.org/hook",
+        "max_connections": 40,
+        "secret_token": None,
+    }
     problem = only_problem(await check_platforms(settings(telegram_api)))
     assert "long-polls" in problem and "WEBHOOK_URL" in problem
 
@@ -170,11 +180,16 @@ async def discord_findings(fake: FakeDiscord, token: str | None = None) -> Findi
     return await check_platforms(settings(discord_token=token or fake.token), discord_api=fake.api_base)
 
 
-async def test_synced_discord_commands_pass(discord_api: FakeDiscord, capsys: pytest.CaptureFixture[str]) -> None:
+async def test_synced_discord_commands_pass(
+    discord_api: FakeDiscord, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert await sync(discord_api.token, None) == 0
     found = await discord_findings(discord_api)
     assert found.problems == []
-    assert f"Discord application: {discord_api.application_payload()['name']} (id {discord_api.app_id})" in found.ok
+    assert (
+        f"Discord application: {discord_api.application_payload()['name']} (id {discord_api.app_id})"
+        in found.ok
+    )
 
 
 async def test_a_discord_token_refused_says_to_reset_it(discord_api: FakeDiscord) -> None:
@@ -204,7 +219,9 @@ async def test_commands_of_another_version_name_what_differs(
 
 async def test_run_check_prints_each_problem_and_exits_1(telegram_api: FakeTelegram, tmp_path: Path) -> None:
     telegram_api.can_join_groups = False
-    env = clean_env(tmp_path / "data", TELEGRAM_TOKEN=telegram_api.token, TELEGRAM_API_URL=telegram_api.base_url)
+    env = clean_env(
+        tmp_path / "data", TELEGRAM_TOKEN=telegram_api.token, TELEGRAM_API_URL=telegram_api.base_url
+    )
     command = [sys.executable, "-m", "cli.main", "run", "--check"]
     done = await asyncio.create_subprocess_exec(
         *command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE

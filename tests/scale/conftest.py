@@ -8,4 +8,4 @@ from tests.bot.harness import Harness
 
 @pytest.fixture
 def harness(fake_redis: object) -> Harness:
-    return Harness(RedisGameStore(fake_redis))  # type: ignore[arg-type]
+    return Harness(RedisGameStore(fake_redis, counting_versions=True))  # type: ignore[arg-type]

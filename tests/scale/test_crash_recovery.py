@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import payloads
 from bot.session import ChatSession, Finished, Playing
 from core import Game
 from storage.connect import client_for_url
@@ -111,8 +112,8 @@ def current_buttons(
                 continue
             for button in message.buttons():
                 data = str(button.get("callback_data", ""))
-                parts = data.split("|")
-                if len(parts) == 4 and parts[3] not in LOBBY_CODES and int(parts[2]) == step:
+                payload = payloads.parse(data)
+                if payload is not None and payload.code not in LOBBY_CODES and payload.step == step:
                     found.append((player, message.message_id, data))
     return found
 

@@ -86,7 +86,7 @@ async def games_mid_bout(store: RedisGameStore, chats: list[str]) -> int:
 async def test_a_deadline_claimed_by_a_process_that_died_fires_again_from_another_after_its_lease(
     real_redis: object,
 ) -> None:
-    store_a, store_b = RedisGameStore(real_redis), RedisGameStore(real_redis)  # type: ignore[arg-type]
+    store_a, store_b = (RedisGameStore(real_redis, counting_versions=True) for _ in range(2))  # type: ignore[arg-type]
     service = GameService(store_b, ServiceConfig(ai_delay=AI_DELAY))
     people = await open_games(service, ["-801"])
     chat = ChatRef("tg", "-801")

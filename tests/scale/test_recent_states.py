@@ -34,7 +34,7 @@ def service(memo: bool) -> GameService:
     client = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
     ids = iter(f"g{n}" for n in range(1, 100))
     made = GameService(
-        RedisGameStore(client), ServiceConfig(ai_delay=1.0), clock=lambda: 1000.0, new_id=lambda: next(ids),
+        RedisGameStore(client, counting_versions=True), ServiceConfig(ai_delay=1.0), clock=lambda: 1000.0, new_id=lambda: next(ids),
         seed_source=lambda: 7, salt_source=lambda: SALT,
     )  # fmt: skip
     if not memo:
@@ -102,7 +102,10 @@ def next_inputs(steps: int, table: object, hands: dict[str, object], last: list[
 
 async def test_a_state_saved_elsewhere_is_decoded_not_taken_from_the_memo() -> None:
     client = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
-    one, two = (GameService(RedisGameStore(client), ServiceConfig(ai_delay=1.0)) for _ in range(2))
+    one, two = (
+        GameService(RedisGameStore(client, counting_versions=True), ServiceConfig(ai_delay=1.0))
+        for _ in range(2)
+    )
     await one.handle(Command("tg", CHAT, USERS[0], "newgame", "", chat_title="C"))
     lobby_text = one.recent.items[next(iter(one.recent.items))][0].state
     assert lobby_text is not None
@@ -151,7 +154,7 @@ async def test_moves_spread_over_two_processes_give_what_one_process_gives() -> 
 
     def made() -> GameService:
         return GameService(
-            RedisGameStore(client), ServiceConfig(ai_delay=1.0), clock=lambda: 1000.0,
+            RedisGameStore(client, counting_versions=True), ServiceConfig(ai_delay=1.0), clock=lambda: 1000.0,
             new_id=lambda: next(ids), seed_source=lambda: 7, salt_source=lambda: SALT,
         )  # fmt: skip
 
@@ -189,7 +192,10 @@ async def test_a_press_applied_elsewhere_and_redelivered_to_a_process_with_the_o
     None
 ):
     client = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
-    one, two = (GameService(RedisGameStore(client), ServiceConfig(ai_delay=1.0)) for _ in range(2))
+    one, two = (
+        GameService(RedisGameStore(client, counting_versions=True), ServiceConfig(ai_delay=1.0))
+        for _ in range(2)
+    )
     players = Players(rules="")
     await players.play(one.handle, inputs=6)  # lobby and the first move, all in process one
     chat = next(iter(one.recent.items))

@@ -25,7 +25,7 @@ from storage.connect import client_for_url
 from storage.embedded import RedisServer
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
-from tests.scale.workers import AI_DELAY, move_for_person, open_games
+from tests.scale.workers import AI_DELAY, RESUME_WITHIN, move_for_person, open_games, seconds_until_a_move
 
 pytestmark = pytest.mark.redis_server
 CHAT = "-900"
@@ -106,6 +106,7 @@ async def test_redis_stopped_ten_seconds_mid_game_answers_unavailable_then_the_g
             for a in answers
         ), answers
         server.start()
+        assert await seconds_until_a_move(service, CHAT, person) < RESUME_WITHIN
         session = await play_until(service, person, step + 1)  # the game resumes from where it stood
         assert session.game is None or session.game.step >= step + 1
         archive = await finish(service, person)
@@ -130,5 +131,30 @@ async def test_a_game_continues_after_redis_restarts_on_its_append_only_file(
         server.start()
         again = await service.store.load(ChatRef("tg", CHAT))
         assert (again.version, again.state) == (record.version, record.state), "the game as it was"
+        assert await seconds_until_a_move(service, CHAT, person) < RESUME_WITHIN
         archive = await finish(service, person)
         assert isinstance(before.header, Playing) and archive["game_id"] == before.header.game_id
+
+
+async def test_a_game_continues_after_redis_was_paused(
+    redis_server_factory: Callable[..., RedisServer],
+) -> None:
+    """SIGSTOP: Redis accepts connections and answers nothing (a stalled disk, a VM paused), for 8 s."""
+    import signal
+
+    server = redis_server_factory("pause")
+    async with bot(server) as (service, _, timers):
+        (person,) = await open_games(service, [CHAT])
+        before = await play_until(service, person, 8, their_turn=True)
+        assert server.process is not None and before.game is not None
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            answers = await service.handle(Command("tg", CHAT, person, "stats"))
+            await asyncio.sleep(8)
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+        assert not timers.done()
+        assert all(isinstance(a, Reply) and "unavailable" in a.message.plain_text for a in answers), answers
+        assert await seconds_until_a_move(service, CHAT, person) < RESUME_WITHIN
+        after = await service.store.load(ChatRef("tg", CHAT))
+    assert ChatSession.decode(after.state or "").game is not None

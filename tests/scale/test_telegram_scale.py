@@ -1,6 +1,6 @@
 """bench/telegram_scale.py's machinery on a small scale: three games at human pace on one webhook bot
 process give figures that make sense, and its judge of stale screens sees an edit overtaken by an older
-one."""
+one; and (a soak test) ten games on two processes leave no message untrue."""
 
 from __future__ import annotations
 
@@ -50,3 +50,16 @@ async def test_three_games_at_human_pace_give_plausible_figures() -> None:
     assert result.next_samples and all(0 <= s < 5 for s in result.next_samples), result.next_samples
     assert result.table_samples and all(0 <= s < 10 for s in result.table_samples), result.table_samples
     assert (result.stale, result.rate_limited_all) == (0, 0), result.stale_examples
+    assert (result.not_modified, result.live_hands) == (0, [])
+
+
+@pytest.mark.soak
+@pytest.mark.redis_server
+async def test_two_processes_at_human_pace_leave_no_message_untrue() -> None:
+    """Ten games on two webhook processes (about 45 s): no edit answered "message is not modified", no
+    private chat left with two hands showing buttons, no stale screen (docs/telegram.md §4)."""
+    if find_redis_server() is None:
+        pytest.skip("no redis-server binary")
+    result = await measure(games=10, processes=2, app=False, seconds=15, warmup=1)
+    assert result.moves >= 10, result
+    assert (result.not_modified, result.live_hands, result.stale) == (0, [], 0), result.stale_examples

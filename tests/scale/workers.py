@@ -90,3 +90,24 @@ async def move_for_person(service: GameService, chat_id: str, person: User) -> t
         Press("tg", person, f"{chat_id}|{header.game_id}|{game.step}|{action.code}")
     )
     return False, any(isinstance(e, ShowTable) for e in effects)
+
+
+RESUME_WITHIN = 5.0  # seconds from Redis answering again to a move applied (docs/reliability.md §13)
+
+
+async def seconds_until_a_move(
+    service: GameService, chat_id: str, person: User, limit: float = 15.0
+) -> float:
+    """Seconds until a move of the chat's game is applied again: the person's when it is their turn, else an
+    AI seat's by its deadline."""
+    import time
+
+    begin = time.monotonic()
+    chat = ChatRef("tg", chat_id)
+    while time.monotonic() - begin < limit:
+        before = (await service.store.load(chat)).version
+        await move_for_person(service, chat_id, person)
+        if (await service.store.load(chat)).version > before:
+            return time.monotonic() - begin
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the game did not move within {limit} s")

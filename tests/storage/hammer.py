@@ -35,7 +35,7 @@ async def increment(store: RedisGameStore, chat: ChatRef, worker: str) -> int:
 async def main(url: str, start: float, rounds: int, chats: list[ChatRef]) -> dict[str, int]:
     await asyncio.sleep(max(0.0, start - time.time()))  # both workers begin together
     client = client_for_url(url)
-    store = RedisGameStore(client)
+    store = RedisGameStore(client, counting_versions=True)  # the version counts the saves
     worker = f"pid{os.getpid()}"
     saved = dict.fromkeys(map(str, chats), 0)
     conflicts = 0

@@ -30,7 +30,14 @@ from tests.storage.cluster_nodes import LocalCluster
 pytestmark = pytest.mark.redis_server
 
 # Every store test that takes the `store` fixture runs here too, with `store` on the cluster.
-for _suite in (test_store, test_concurrency, test_running_chats, test_recovery, test_ratings_store, test_pace):
+for _suite in (
+    test_store,
+    test_concurrency,
+    test_running_chats,
+    test_recovery,
+    test_ratings_store,
+    test_pace,
+):
     for _name, _test in vars(_suite).items():
         if _name.startswith("test_") and "store" in inspect.signature(_test).parameters:
             globals()[_name] = _test
@@ -62,7 +69,7 @@ async def cluster_client(local_cluster: LocalCluster) -> AsyncIterator[RedisClus
 
 @pytest.fixture
 def store(cluster_client: RedisCluster) -> RedisGameStore:
-    return RedisGameStore(cluster_client)
+    return RedisGameStore(cluster_client, counting_versions=True)
 
 
 async def test_the_store_knows_it_runs_on_a_cluster(store: RedisGameStore) -> None:
@@ -112,8 +119,9 @@ async def test_open_store_with_a_cluster_url_talks_to_the_cluster(local_cluster:
     store, close = await open_store(f"redis://127.0.0.1:{local_cluster.ports[1]}?cluster=yes")
     try:
         assert store.cluster
-        assert await store.save(ChatRef("tg", "9"), 0, "lobby", ttl=60, deadline=1.0) == 1
+        version = await store.save(ChatRef("tg", "9"), 0, "lobby", ttl=60, deadline=1.0)
+        assert version is not None
         assert (await store.load(ChatRef("tg", "9"))).state == "lobby"
-        assert await store.claim_due_timers(2.0) == [(ChatRef("tg", "9"), 1)]
+        assert await store.claim_due_timers(2.0) == [(ChatRef("tg", "9"), version)]
     finally:
         await close()

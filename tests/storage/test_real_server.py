@@ -36,7 +36,7 @@ async def test_a_killed_server_restarted_on_its_aof_keeps_games_and_stats(
 ) -> None:
     server = redis_server_factory(fsync="always")
     client = client_for_url(server.url)
-    store = RedisGameStore(client)
+    store = RedisGameStore(client, counting_versions=True)
     await store.save(CHAT, 0, "finished game", ttl=86400, outcome=GAME)
     await store.save(CHAT, 1, '{"running": true}', ttl=3600, deadline=123.0)
     await store.set_messages(CHAT, {"table": "42"})
@@ -62,7 +62,7 @@ async def test_a_stopped_server_fails_calls_quickly_and_the_store_recovers(
 ) -> None:
     server = redis_server_factory()
     client = client_for_url(server.url)
-    store = RedisGameStore(client)
+    store = RedisGameStore(client, counting_versions=True)
     await store.save(CHAT, 0, "lobby", ttl=900)
     server.stop()
     for call in (store.load(CHAT), store.save(CHAT, 1, "x", ttl=900), store.stats(CHAT), store.ping()):
@@ -120,7 +120,7 @@ async def test_a_wrong_socket_raises_store_unavailable_quickly(tmp_path: Path) -
 
 async def test_a_disconnected_redis_raises_store_unavailable_and_recovers(fake_redis: FakeRedis) -> None:
     server = fake_redis.connection_pool.connection_kwargs["server"]
-    store = RedisGameStore(fake_redis)
+    store = RedisGameStore(fake_redis, counting_versions=True)
     await store.save(CHAT, 0, "lobby", ttl=900)
     server.connected = False
     with pytest.raises(StoreUnavailable):
@@ -189,7 +189,7 @@ async def test_without_a_binary_the_default_falls_back_to_fakeredis_loudly(
     with caplog.at_level(logging.WARNING):
         store, close = await open_store(None, tmp_path)
     assert "NOTHING WILL BE KEPT" in caplog.text
-    assert await store.save(CHAT, 0, "lobby", ttl=900) == 1
+    assert (await store.save(CHAT, 0, "lobby", ttl=900) or 0) > 0
     await close()
 
 
@@ -249,7 +249,7 @@ async def test_the_embedded_default_reuses_a_server_already_on_its_socket(
 ) -> None:
     server = redis_server_factory("data")
     store, close = await open_store(None, server.data_dir)
-    assert await store.save(CHAT, 0, "lobby", ttl=900) == 1
+    assert (await store.save(CHAT, 0, "lobby", ttl=900) or 0) > 0
     await close()
     assert server.answers()  # not ours to stop
 

@@ -29,7 +29,7 @@ async def saves_and_loads(url: str, tmp_path: Path) -> None:
     store, close = await open_store(url, tmp_path / "unused")
     try:
         await store.ping()
-        assert await store.save(CHAT, 0, "a game", ttl=60) == 1
+        assert (await store.save(CHAT, 0, "a game", ttl=60) or 0) > 0
         assert (await store.load(CHAT)).state == "a game"
     finally:
         await close()

@@ -330,3 +330,18 @@ def test_a_chat_ref_prints_and_parses_as_platform_colon_id() -> None:
     assert str(ref) == "tg:-100123" and ChatRef.parse(str(ref)) == ref
     assert k.state_key(ref) == "durak:{tg:-100123}:state"
     assert k.parse_timer_member(k.timer_member(ref, 12)) == (ref, 12)
+
+
+async def test_a_delivery_mark_of_a_version_the_chat_does_not_have_is_not_written(
+    store: RedisGameStore,
+) -> None:
+    """A screen drawn from data Redis lost since (a rollback, a wipe) must not be marked as delivered: the
+    catch-up would take it for current (bot/outbox.py)."""
+    await store.save(CHAT, 0, "lobby", ttl=LOBBY_TTL)
+    await store.set_messages(CHAT, {"shown:table": "1", "shown:hand:u1": "1:abc", "table": "g1:5"})
+    await store.set_messages(CHAT, {"shown:table": "9", "shown:hand:u2": "7:def", "hand:u2": "g1:6"})
+    messages = (await store.load(CHAT)).messages
+    assert messages == {"shown:table": "1", "shown:hand:u1": "1:abc", "table": "g1:5", "hand:u2": "g1:6"}
+    await store.redis.flushall()  # Redis restarted empty
+    await store.set_messages(CHAT, {"shown:table": "1"})
+    assert (await store.load(CHAT)).messages == {}

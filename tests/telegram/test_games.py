@@ -28,7 +28,7 @@ async def play_whole_game(world: World, words: str, names: list[str]) -> None:
     lobby = world.newest(group, "New game")
     assert all(name in lobby.text for name in names)
     answer = await world.tap(group, lobby, people[0], "Start")
-    assert answer.text == ""
+    assert answer.text == f"The game starts: {', '.join(names)}."  # who is playing, whatever the lobby showed
     for person in people:
         assert world.hand(person) is not None or "Your cards" in world.newest(person).text
     moves = await world.play_to_end(group, people)

@@ -146,3 +146,46 @@ async def test_a_player_who_leaves_and_types_join_again_is_marked_again(world: W
     assert "Cat" not in world.newest(group, "New game").text
     await world.say(group, cat, "/join")
     assert f"Cat · {MUST_OPEN}" in world.newest(group, "New game").text
+
+
+PROMPT = "until you open a private chat with me"
+
+
+def prompts(world: World, group: FakeChat) -> list[str]:
+    """The requests to open the private chat still in the group (not deleted)."""
+    return [m.text for m in world.fake.bot_messages(group.id) if PROMPT in m.text]
+
+
+async def test_the_open_a_private_chat_prompt_is_deleted_once_the_player_opens_it(world: World) -> None:
+    group, ann, cat = await lobby_with_a_stranger(world)
+    assert len(prompts(world, group)) == 1
+    ask = world.newest(group, "private chat")
+    await world.tap(group, ask, cat, ask.buttons()[0]["text"])  # opens the chat (and joins, done already)
+    assert prompts(world, group) == [], "Cat opened the private chat: nothing asks her to any more"
+    await world.tap(group, world.newest(group, "New game"), ann, "Start")
+    session = await world.session(group)
+    assert session is not None and isinstance(session.header, Playing)
+    assert prompts(world, group) == []
+    world.fake.assert_no_bad_requests()
+
+
+async def test_the_open_a_private_chat_prompt_goes_with_the_seat_it_was_about(world: World) -> None:
+    group, ann, cat = await lobby_with_a_stranger(world)
+    await world.tap(group, world.newest(group, "New game"), ann, "Remove Cat")
+    assert prompts(world, group) == [], "Cat's seat is gone: the request to her with it"
+    world.fake.assert_no_bad_requests()
+
+
+async def test_the_show_my_cards_prompt_of_a_refused_hand_is_deleted_once_the_player_opens_the_chat(
+    world: World,
+) -> None:
+    group, cat, ann = await game_opened_by_someone_who_then_blocks_the_bot(world)
+    session = await world.session(group)
+    assert session is not None and session.game is not None
+    if session.game.to_act == 1:
+        await world.press_first_move([ann])
+    assert len(prompts(world, group)) == 1, "the adapter asks Cat to open the chat for her cards"
+    await world.tap(group, world.newest(group, "private chat"), cat, "Show my cards")
+    assert prompts(world, group) == [], "her cards reach her now: the request is gone"
+    assert world.hand(cat) is not None
+    world.fake.assert_no_bad_requests()

@@ -8,20 +8,14 @@ one Redis (fakeredis, and once the real server) and the fake Bot API's virtual c
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from telegram import Bot
-from telegram.request import HTTPXRequest
 
 from adapters.telegram.delivery import Delivery
-from adapters.telegram.memory import ChatMemory
 from adapters.telegram.pacing import Clock
-from adapters.telegram.shared_pacing import SharedPacer
 from bot.effects import Reply, ShowHand, ShowTable
 from bot.render.text import line, message
-from storage.store import RedisGameStore
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import Clock as FakeClock
 from tests.fakes.telegram_model import FakeChat, FakeUser
@@ -43,32 +37,6 @@ class StalledClock:
     async def sleep(self, seconds: float) -> None:
         extra, self.stall = self.stall, 0.0
         await self.clock.sleep(seconds + extra)
-
-
-@pytest.fixture
-async def processes(telegram_api: FakeTelegram) -> AsyncIterator[Callable[..., Any]]:
-    """``await make(redis, n, clocks=...)``: ``n`` deliveries serving the fake's one token through ``redis``."""
-    made: list[tuple[Delivery, Bot]] = []  # type: ignore[type-arg]
-
-    async def make(redis: Any, n: int = 2, clocks: list[Clock] | None = None) -> list[Delivery]:
-        deliveries = []
-        for index in range(n):
-            pool = HTTPXRequest(connection_pool_size=256)  # as the bot's (adapters/telegram/app.py)
-            bot: Bot = Bot(telegram_api.token, base_url=telegram_api.bot_base_url, request=pool)  # type: ignore[type-arg]
-            await bot.initialize()
-            store = RedisGameStore(redis)
-            clock = clocks[index] if clocks else telegram_api.clock
-            pacer = SharedPacer(store, clock=telegram_api.clock)
-            delivery = Delivery(bot, ChatMemory(store), clock, pacer=pacer)
-            delivery.bot_username = telegram_api.bot_username
-            made.append((delivery, bot))
-            deliveries.append(delivery)
-        return deliveries
-
-    yield make
-    for delivery, bot in made:
-        await delivery.close(drain=0.1)
-        await bot.shutdown()
 
 
 def people(fake: FakeTelegram, n: int, first: int) -> list[FakeUser]:
@@ -106,11 +74,6 @@ async def presses_on_both(fake: FakeTelegram, a: Delivery, b: Delivery, group: F
         )
         await fake.clock.sleep(1.0)
     await idle(a, b)
-
-
-@pytest.fixture(params=["fake_redis", pytest.param("real_redis", marks=pytest.mark.redis_server)])
-def shared_redis(request: pytest.FixtureRequest) -> Any:
-    return request.getfixturevalue(request.param)
 
 
 async def test_two_processes_share_one_groups_twenty_a_minute(
@@ -254,7 +217,9 @@ async def test_an_overloaded_token_sends_the_acting_hand_first_then_the_table_th
     busy = [telegram_api.add_group(f"busy {n}") for n in range(50)]  # fakeredis: 100 connections at most
     readers = people(telegram_api, 16, 4001)
     for index, other in enumerate(busy):  # other games' tables and replies: seconds of the token's budget
-        (a if index % 2 else b).submit([ShowTable(str(other.id), text("busy"), "g9", version=1)])
+        (a if index % 2 else b).submit(
+            [ShowTable(str(other.id), text("busy"), "g9", version=1, in_play=True)]
+        )
     for round_ in range(3):
         for index, reader in enumerate(readers):
             (b if index % 2 else a).submit([Reply(str(reader.id), text(f"rules {round_}"))])
@@ -263,7 +228,8 @@ async def test_an_overloaded_token_sends_the_acting_hand_first_then_the_table_th
     group = telegram_api.add_group("Durak night")
     acting, *waiting = people(telegram_api, 4, 5001)
     chat = str(group.id)
-    effects: list[Any] = [ShowTable(chat, text("our table"), "g1", version=7, turn_user=str(acting.id))]
+    table = ShowTable(chat, text("our table"), "g1", version=7, turn_user=str(acting.id), in_play=True)
+    effects: list[Any] = [table]  # a running game's table (a lobby or the end goes with the acting hands)
     effects += [ShowHand(chat, str(user.id), text("waiting hand"), "g1", version=7) for user in waiting]
     effects.append(ShowHand(chat, str(acting.id), text("acting hand"), "g1", version=7))
     a.submit(effects)

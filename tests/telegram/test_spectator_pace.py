@@ -108,3 +108,27 @@ async def test_a_first_hand_is_never_held_back() -> None:
     sender.submit([table("Ann to attack", 1, turn=ANN), first])
     await settled(lambda: len(sent_to(bot, int(BOB))) == 1)
     assert sent_to(bot, int(BOB)) == [(0.0, "your cards")]
+
+
+async def test_a_lobby_edit_never_waits_behind_the_tables_spectator_pace() -> None:
+    """Sixty running games fill the token's budget: their acting hands go first, their tables (the
+    spectators' view) wait. A lobby's edit, which the people about to play are looking at, goes with the
+    acting hands, not after every one of them."""
+    sender, clock, bot = spectator_delivery()
+    groups = [GROUP - n for n in range(1, 61)]
+    for group in groups:
+        actor = str(1000 - group)
+        sender.submit(
+            [
+                ShowTable(str(group), text("a move"), "g1", version=5, turn_user=actor, in_play=True),
+                ShowHand(str(group), actor, text("your move"), "g1", version=5, in_play=True),
+            ]
+        )
+    await settled(lambda: len(bot.log) >= 5)  # the token's burst went; the rest wait for it
+    sender.submit([ShowTable(str(GROUP), text("New game: Ann, Bob, Cid, Dan"), "l1", version=3)])
+    while sender.queues:
+        clock.advance(0.05)
+        await settled(lambda: True)
+    order = [to for _, _, to, _ in bot.log]
+    hands = [index for index, to in enumerate(order) if to > 0]
+    assert order.index(GROUP) < hands[-1], "the lobby went among the acting hands, not after them all"

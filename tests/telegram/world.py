@@ -19,6 +19,7 @@ from telegram import Update
 from telegram.ext import TypeHandler
 
 from adapters.telegram.app import TelegramBot
+from bot import payloads
 from bot.context import ServiceConfig
 from bot.runtime.config import BotConfig
 from bot.service import GameService
@@ -253,6 +254,6 @@ def replayed_public_cards(game: Game, log: list[tuple[int, str]]) -> set[str]:
 
 
 def drawn_at(hand: StoredMessage) -> int:
-    """The game step the newest move button of a hand message was drawn at (chat|game|step|code)."""
-    steps = [int(b["callback_data"].split("|")[2]) for b in hand.buttons() if "callback_data" in b]
-    return max(steps, default=-1)
+    """The game step the newest move button of a hand message was drawn at (`bot.payloads`)."""
+    parsed = [payloads.parse(b["callback_data"]) for b in hand.buttons() if "callback_data" in b]
+    return max((payload.step for payload in parsed if payload is not None), default=-1)

@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -59,6 +60,10 @@ CARD_CORNER: Position = {
     "y": 22,
 }  # the rank in a card's corner: the part of a fanned card never covered
 MOVE_WAIT_MS = 3_000  # after a tap, for the game to move on (else the tap is tried again)
+# axe-core, vendored (tests/web/assets/axe-core/README.md): the rules of WCAG 2.0, 2.1 and 2.2, levels A and AA
+AXE_CORE = Path(__file__).parent / "assets" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+SERIOUS = ("serious", "critical")
 
 
 def chromium_path() -> str | None:
@@ -164,6 +169,28 @@ async def replay_page(browser: Browser, user: User, ref: str, token: str) -> Pag
     init_data = make_init_data(token, int(user.id), user.name, start_param=ref)
     person = {"id": int(user.id), "first_name": user.name, "language_code": user.lang}
     return await phone_page(browser, telegram_stub(init_data, person, ref, {}))
+
+
+async def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """What axe-core finds on the page as it is now, by the WCAG 2.x A and AA rules: each violated rule's id,
+    impact, and the first few elements it names."""
+    if not await page.evaluate("() => 'axe' in window"):
+        await page.add_script_tag(path=str(AXE_CORE))
+    found: list[dict[str, Any]] = await page.evaluate(
+        """tags => axe.run(document, {runOnly: {type: "tag", values: tags}}).then(result =>
+            result.violations.map(v => ({
+                id: v.id,
+                impact: v.impact,
+                nodes: v.nodes.length,
+                targets: v.nodes.slice(0, 3).map(node => node.target.join(" ")),
+            })))""",
+        AXE_TAGS,
+    )
+    return found
+
+
+def serious(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [violation for violation in violations if violation["impact"] in SERIOUS]
 
 
 # ---- playing through the page -----------------------------------------------------------------------

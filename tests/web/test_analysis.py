@@ -28,7 +28,7 @@ from storage.store import ARCHIVE_TTL, RedisGameStore
 from tests.bot.harness import Harness
 from tests.web.browser import replay_page, serving
 from tests.web.pages import ANN, BOB, EVE, TOKEN, auth, front_end, served
-from tests.web.test_replay import browser, play_to_the_end  # noqa: F401 (the Chromium fixture)
+from tests.web.test_replay import play_to_the_end
 
 
 @pytest.fixture

@@ -12,12 +12,9 @@ never for time. Skipped, with the reason, where no Chromium is installed (`.ci/r
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlencode
 
-import pytest
 from playwright.async_api import Browser, Page
 
 from adapters.web.links import game_ref
@@ -39,7 +36,6 @@ from tests.web.browser import (
     CARD_CORNER,
     TELEGRAM_SCRIPT,
     deliver_nowhere,
-    headless_chromium,
     is_over,
     local_game,
     my_turn,
@@ -67,22 +63,9 @@ THEME = {
 PLAYER = User("you", "Tess", "en")
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with headless_chromium() as chromium:
-        yield chromium
-
-
 def local_service(fake_redis: Any, seed: int = 7) -> GameService:
     """The service `durak-bot play` builds, with AI seats that move at once."""
     return GameService(RedisGameStore(fake_redis), ServiceConfig(ai_delay=0), seed_source=lambda: seed)
-
-
-@pytest.fixture
-def harness(fake_redis: Any) -> Harness:
-    people = Harness(RedisGameStore(fake_redis))
-    people.clock = time.time()
-    return people
 
 
 async def telegram_page(browser: Browser, user: User, ref: str, lang: str = "en") -> Page:

@@ -14,39 +14,22 @@ script would read the launch data again after a navigation). Skipped without Chr
 
 from __future__ import annotations
 
-import time
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
 from playwright.async_api import Browser, Page
 
 from adapters.web.links import REPLAY_MARK
 from adapters.web.server import WebFrontEnd
 from bot.i18n import translator
 from bot.inputs import User
-from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import first_moves_to_the_end
-from tests.web.browser import deliver_nowhere, headless_chromium, phone_page, serving, telegram_stub
+from tests.web.browser import deliver_nowhere, phone_page, serving, telegram_stub
 from tests.web.initdata import make_init_data
 from tests.web.pages import ANN, BOB, EVE, current_ref
 
 TOKEN = "7012345678:AAHq3xYzW9-the_replay_ref_tests_bot_token"
 WORDS = "deck=24 timer=0"  # a short game without a clock: nothing here waits for time
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with headless_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def harness(fake_redis: Any) -> Harness:
-    people = Harness(RedisGameStore(fake_redis))
-    people.clock = time.time()
-    return people
 
 
 def front(harness: Harness, fake_redis: Any) -> WebFrontEnd:

@@ -18,7 +18,6 @@ from bot.game.archive import revealed_deal
 from core.commitment import CHECKS
 from tests.bot.tampered_deals import DealRecord, deal_records, never_played_swaps, random_rule_records
 from tests.fakes.local_server import on_loopback
-from tests.web.browser import headless_chromium
 
 STATIC = Path(__file__).resolve().parents[2] / "adapters" / "web" / "static"
 CHECK_IN_THE_PAGE = """async ([base, replays]) => {
@@ -27,12 +26,6 @@ CHECK_IN_THE_PAGE = """async ([base, replays]) => {
   for (const data of replays) verdicts.push(await seal.checkDeal(data));
   return { names: seal.CHECK_NAMES, verdicts };
 }"""
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with headless_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ HANDS = ["6S 7S 8S 9S TS JS", "6H 7H 8H 9H TH JH"]
 
 @pytest.fixture
 def harness(fake_redis: Any) -> Harness:
-    return Harness(RedisGameStore(fake_redis))
+    return Harness(RedisGameStore(fake_redis, counting_versions=True))
 
 
 async def test_every_save_is_published_on_the_chats_channel(store: RedisGameStore) -> None:
@@ -88,8 +88,8 @@ async def test_a_reconnecting_page_gets_the_current_state_at_once(harness: Harne
 async def test_a_press_in_one_process_reaches_a_page_of_another(fake_redis: Any) -> None:
     server = fake_redis.connection_pool.connection_kwargs["server"]
     other_redis = fakeredis.aioredis.FakeRedis(server=server, decode_responses=True)
-    one = Harness(RedisGameStore(fake_redis))
-    other = Harness(RedisGameStore(other_redis))  # its own service, on the same Redis
+    one = Harness(RedisGameStore(fake_redis, counting_versions=True))
+    other = Harness(RedisGameStore(other_redis, counting_versions=True))  # its own service, on the same Redis
     await stacked_game(one, (ANN, BOB), HANDS, trump="AD")
     front_one, _ = front_end(one, fake_redis)
     front_other, _ = front_end(other, other_redis)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
@@ -34,7 +33,7 @@ from storage.keys import LOCAL, archive_key
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import game_now, press_move, stacked_game
-from tests.web.browser import headless_chromium, replay_page, serving
+from tests.web.browser import replay_page, serving
 from tests.web.pages import ANN, BOB, EVE, TOKEN, auth, current_ref, front_end, served, state_of
 
 HANDS = ["6S 7S 8S 9S TS JS", "6H 7H 8H 9H TH JH"]
@@ -218,12 +217,6 @@ async def test_the_page_address_with_a_replay_ref_serves_the_replay_page(
 
 
 # ---- the page, in a browser ----------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with headless_chromium() as chromium:
-        yield chromium
 
 
 async def shown_hands(page: Page) -> list[list[str]]:

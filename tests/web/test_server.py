@@ -22,7 +22,7 @@ HANDS = ["6S 7S 8S 9S TS JS", "6H 7H 8H 9H TH JH"]
 
 @pytest.fixture
 def harness(fake_redis: Any) -> Harness:
-    return Harness(RedisGameStore(fake_redis))
+    return Harness(RedisGameStore(fake_redis, counting_versions=True))
 
 
 async def test_a_player_gets_their_own_hand_and_moves(harness: Harness, fake_redis: Any) -> None:

@@ -5,7 +5,7 @@ import { Api, ApiError, authorization, gameRef } from "./api.js";
 import { h } from "./dom.js";
 import { discordSignIn, keepRenewing, launchedByDiscord } from "./discord.js";
 import { buzz, startInTelegram, telegramWebApp } from "./telegram.js";
-import { cardActions, messageScreen, screen } from "./views.js";
+import { cardActions, messageScreen, plainText, screen } from "./views.js";
 
 const TOAST_MS = 3500;
 const CLOCK_TICK_MS = 250;
@@ -19,6 +19,7 @@ const ui = {
   busy: false, // a press is on its way
   connection: "connecting",
   clockSkew: 0, // server clock minus ours, when the state tells the server's time
+  focusLost: null, // where the focus was when the drawing had nowhere to put it (see focusPlace)
   t: (text) => ui.strings[text] || text,
 };
 
@@ -27,14 +28,80 @@ let webApp = null;
 
 // ---- drawing -------------------------------------------------------------------------------------------
 
+/** Draw the state again; the keyboard's focus stays where it was (see `focusPlace`). */
 function draw() {
   const root = document.getElementById("app");
   if (!ui.state) return;
+  const place = focusPlace(root) ?? (document.activeElement === document.body ? ui.focusLost : null);
   root.dataset.phase = ui.state.phase;
   root.dataset.version = String(ui.state.version);
   root.dataset.step = String(ui.state.step);
   root.replaceChildren(screen(ui.state, ui, handlers));
+  ui.focusLost = place && !refocus(root, place) ? place : null; // a button disabled while a press is out
   tickClocks();
+}
+
+// The page is drawn anew on every change, which would drop the focus on <body> (the next Tab starting at
+// the top of the page). What had the focus is found again in the new drawing: the same element (a button by
+// what it presses, a card of the hand by its code), else the next sensible one: the card now at the played
+// card's place in the hand, else the hand itself; the result's headline once the game is over.
+function focusPlace(root) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !root.contains(el)) return null;
+  const cards = [...root.querySelectorAll(".fan .card")];
+  if (el.matches(".fan .card")) return { card: el.dataset.card, index: cards.indexOf(el), hand: true };
+  const inPlay = Boolean(el.closest(".hand, .actions, .felt"));
+  if (el.dataset.kind) return { selector: `.actions [data-kind="${el.dataset.kind}"]`, hand: true };
+  if (el.matches(".pair.target")) return { selector: `.pair.target[data-index="${el.dataset.index}"]`, hand: true };
+  if (el.dataset.code) return { selector: `[data-code="${el.dataset.code}"]` };
+  return inPlay ? { hand: true, index: 0 } : null;
+}
+
+/** Focus the first of the place's candidates that takes it (a disabled button does not); whether one did. */
+function refocus(root, place) {
+  const cards = [...root.querySelectorAll(".fan .card")];
+  const candidates = [
+    place.selector && root.querySelector(place.selector),
+    place.card && cards.find((card) => card.dataset.card === place.card),
+    place.hand && cards[Math.min(place.index ?? 0, cards.length - 1)],
+    place.hand && root.querySelector(".hand, .headline"),
+  ];
+  for (const el of candidates) {
+    el?.focus({ preventScroll: true });
+    if (el && document.activeElement === el) return true;
+  }
+  return false;
+}
+
+// One polite live region (#announce, outside the app, which is redrawn) says what changed: the moves since
+// the last state and, when it has become the viewer's turn, what to do ("Bob played 9♠. Your move: ...").
+function announce(before, state) {
+  const said = changes(before, state);
+  if (said.length) document.getElementById("announce").textContent = said.map(sentence).join(" ");
+}
+
+function changes(before, state) {
+  if (!before) return [];
+  if (before.phase === "lobby" && state.phase !== "lobby") return [state.status]; // the game started
+  if (before.ref !== state.ref || (before.step === state.step && before.phase === state.phase)) return [];
+  const said = newEvents(before.events, state.events);
+  if (state.phase === "over") return [...said, state.result?.lines?.[0], state.result?.you].filter(Boolean);
+  const me = state.you !== null && state.you !== undefined ? state.seats[state.you] : null;
+  if (me?.acting && state.actions.length) said.push(state.status || ui.t("Your turn"));
+  return said;
+}
+
+/** The event lines of ``now`` that ``before`` did not end with (each state lists the last few). */
+function newEvents(before, now) {
+  for (let k = Math.min(before.length, now.length); k > 0; k--) {
+    if (before.slice(-k).every((line, i) => line === now[i])) return now.slice(k);
+  }
+  return [...now];
+}
+
+function sentence(text) {
+  const plain = plainText(text);
+  return /[.!?…:]$/.test(plain) ? plain : `${plain}.`;
 }
 
 function showMessage(text) {
@@ -67,10 +134,11 @@ function tickClocks() {
 
 // ---- state ---------------------------------------------------------------------------------------------
 
-/** A state replaces the shown one unless it is older (a press's answer can arrive after the socket's). */
+/** A state replaces the shown one unless it is older (a press's answer can arrive after the socket's);
+ * whether it did (and was drawn). */
 async function receive(state) {
   const shown = ui.state;
-  if (shown && shown.ref === state.ref && state.version < shown.version) return;
+  if (shown && shown.ref === state.ref && state.version < shown.version) return false;
   if (typeof state.now === "number") ui.clockSkew = state.now - Date.now() / 1000;
   if (!shown || shown.step !== state.step || shown.phase !== state.phase || shown.ref !== state.ref) {
     ui.selected = null;
@@ -79,6 +147,8 @@ async function receive(state) {
   ui.state = state;
   if (state.lang && state.lang !== ui.lang) await loadStrings(state.lang);
   draw();
+  announce(shown, state);
+  return true;
 }
 
 async function loadStrings(lang) {
@@ -109,8 +179,8 @@ async function send(action) {
       if (answer.note) toast(answer.note);
     }
     ui.busy = false;
-    if (answer.state) await receive(answer.state);
-    else draw();
+    // drawn again either way: the socket's newer state may have been drawn while the press was out (busy)
+    if (!(answer.state && (await receive(answer.state)))) draw();
   } catch (error) {
     ui.busy = false;
     buzz(webApp, "error");
@@ -138,6 +208,7 @@ const handlers = {
       ui.selected = code;
     }
     draw();
+    if (ui.selected) document.querySelector(".pair.target")?.focus(); // which card to beat: the next choice
   },
   cover(target) {
     const move = cardActions(ui.state, ui.selected).find((a) => a.kind === "cover" && a.target === target);

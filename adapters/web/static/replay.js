@@ -3,14 +3,18 @@
 // the position of the step the slider is on. It reuses the game page's modules (cards, sign-in, Telegram).
 
 import { ApiError, authorization, gameRef, request } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, cardName } from "./cards.js";
 import { h } from "./dom.js";
 import { startInTelegram, telegramWebApp } from "./telegram.js";
-import { deck, messageScreen } from "./views.js";
+import { deck, messageScreen, plainText, withRobots } from "./views.js";
 import { checkDeal } from "./seal.js";
 
 const replay = { data: null, step: 0, seal: null, auth: null, lang: "en", analysis: null, analysing: null, analysisError: "" };
 const ANALYSIS_POLL_MS = 2000; // while the server computes the analysis (202), asked again this often
+
+// The game page's own labels (GET api/strings: the cards' and the seats' words), beside the replay's.
+let strings = {};
+const t = (text) => strings[text] || text;
 
 function label(key, values = {}) {
   let text = replay.data?.labels?.[key] ?? key;
@@ -28,6 +32,8 @@ function draw() {
   const root = document.getElementById("app");
   const { data, step } = replay;
   const position = data.steps[step];
+  const focused = focusKey(root);
+  const before = root.dataset.step;
   root.dataset.step = String(step);
   root.replaceChildren(
     h(
@@ -36,7 +42,7 @@ function draw() {
       h(
         "header",
         { class: "topbar" },
-        h("div", { class: "title" }, `${label("replay")} · ${data.title}`),
+        h("h1", { class: "title" }, `${label("replay")} · ${data.title}`),
       ),
       h("section", { class: "replay-seats" }, data.players.map((player, seat) => seatRow(player, seat, position))),
       felt(position),
@@ -44,18 +50,47 @@ function draw() {
         "section",
         { class: "replay-move" },
         h("div", { class: "replay-step" }, label("step", { n: step, total: data.steps.length - 1 })),
-        h("p", { class: "replay-line" }, moveText(position)),
+        h("p", { class: "replay-line" }, withRobots(moveText(position))),
       ),
       controls(),
       position.over && data.result.length
-        ? h("section", { class: "replay-result" }, data.result.map((line) => h("p", {}, line)))
+        ? h("section", { class: "replay-result" }, data.result.map((line) => h("p", {}, withRobots(line))))
         : null,
       sealSection(),
-      analysisSection(),
+      replay.data.analysis ? analysisSection() : null, // the server says whether it can make one
       moveList(),
     ),
   );
-  document.querySelector(".replay-moves li.current")?.scrollIntoView({ block: "nearest" });
+  if (focused) {
+    const target = root.querySelector(focused);
+    (target && !target.disabled ? target : root.querySelector(".replay-slider")).focus({ preventScroll: true });
+  }
+  showCurrentMove(root.querySelector(".replay-moves"));
+  if (before !== undefined && before !== String(step)) {
+    const where = label("step", { n: step, total: data.steps.length - 1 });
+    document.getElementById("announce").textContent = `${where}: ${plainText(moveText(position))}`;
+  }
+}
+
+// Drawn anew at every step: the focused control (Previous, Next, a jump, the move list) is focused again
+// in the new drawing, so the keyboard does not start over from the top of the page.
+function focusKey(root) {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  if (el.dataset.go) return `[data-go="${el.dataset.go}"]`;
+  if (el.dataset.jump) return `.analysis-costly [data-jump="${el.dataset.jump}"]`;
+  if (el.matches(".replay-moves")) return ".replay-moves";
+  return null;
+}
+
+/** The current move in view inside the move list's own box: the page itself does not scroll. */
+function showCurrentMove(list) {
+  const current = list?.querySelector("li.current");
+  if (!current) return;
+  const top = current.offsetTop;
+  const bottom = top + current.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
 // What the browser's own check of the deal found (seal.js): shown under the result at every step.
@@ -117,7 +152,7 @@ function analysisView(analysis) {
         h(
           "p",
           { class: "analysis-summary" },
-          words.summary.replace("{name}", player.name).replace("{n}", player.decisions).replace("{costly}", player.costly),
+          withRobots(words.summary.replace("{name}", player.name).replace("{n}", player.decisions).replace("{costly}", player.costly)),
         ),
         chart(player, last, analysis.costly.filter((d) => d.seat === player.seat), words.chance),
       ),
@@ -136,7 +171,7 @@ function analysisView(analysis) {
                 { type: "button", class: "link", "data-jump": decision.step, onclick: () => go(decision.step) },
                 label("step", { n: decision.step, total: last }),
               ),
-              ` · ${decision.name}: ${decision.text}`,
+              ...withRobots(` · ${decision.name}: ${decision.text}`),
             ),
           ),
         )
@@ -158,10 +193,11 @@ function chart(player, last, costly, title) {
     mark.addEventListener("click", () => go(decision.step));
     return mark;
   });
+  const name = `${plainText(player.name)}: ${title}`;
   return svg(
     "svg",
-    { class: "analysis-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${player.name}: ${title}` },
-    svg("title", {}, `${player.name}: ${title}`),
+    { class: "analysis-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": name },
+    svg("title", {}, name),
     svg("rect", { class: "analysis-frame", x: 0.5, y: 0.5, width: width - 1, height: height - 1 }),
     svg("line", { class: "analysis-half", x1: pad, x2: width - pad, y1: y(50), y2: y(50) }),
     svg("line", { class: "analysis-now", x1: x(replay.step), x2: x(replay.step), y1: pad, y2: height - pad }),
@@ -197,8 +233,11 @@ function seatRow(player, seat, position) {
   const classes = ["replay-seat"];
   if (position.to_act === seat) classes.push("acting");
   if (position.seat === seat) classes.push("moved");
-  if (!position.over && position.attacker === seat) classes.push("role-attacker");
-  if (!position.over && position.defender === seat) classes.push("role-defender");
+  for (const role of position.over ? [] : ["attacker", "defender"]) {
+    if (position[role] !== seat) continue;
+    classes.push(`role-${role}`);
+    marks.push(role === "attacker" ? t("attacker") : t("defender")); // in words: no emoji font needed
+  }
   const hand = position.hands[seat];
   return h(
     "div",
@@ -206,11 +245,12 @@ function seatRow(player, seat, position) {
     h(
       "div",
       { class: "replay-seat-head" },
-      h("span", { class: "seat-name" }, player.name),
-      h("span", { class: "seat-cards" }, String(hand.length)),
-      marks.length ? h("span", { class: "role" }, marks.join(" ")) : null,
+      h("span", { class: "seat-name" }, withRobots(player.name)),
+      h("span", { class: "seat-cards", "aria-hidden": "true" }, String(hand.length)),
+      h("span", { class: "sr-only" }, t("Cards in hand: {n}").replace("{n}", String(hand.length))),
+      marks.map((mark) => h("span", { class: "role" }, mark)),
     ),
-    h("div", { class: "replay-hand" }, hand.map((code) => cardFace(code, { className: "replay-card" }))),
+    h("div", { class: "replay-hand" }, hand.map((code) => cardFace(code, cardName(code, t), { className: "replay-card" }))),
   );
 }
 
@@ -218,7 +258,7 @@ function felt(position) {
   return h(
     "section",
     { class: "felt replay-felt" },
-    deck(position, { talon: label("talon"), trump: label("trump"), discard: label("discard") }),
+    deck(position, t),
     h(
       "div",
       { class: "table-cards", style: { "--cols": String(Math.min(Math.max(position.table.length, 1), 3)) } },
@@ -226,8 +266,8 @@ function felt(position) {
         h(
           "div",
           { class: `pair ${cover ? "covered" : "open"}`, "data-index": i },
-          cardFace(attack, { className: "attack" }),
-          cover ? cardFace(cover, { className: "cover" }) : null,
+          cardFace(attack, cardName(attack, t), { className: "attack" }),
+          cover ? cardFace(cover, cardName(cover, t), { className: "cover" }) : null,
         ),
       ),
     ),
@@ -265,15 +305,16 @@ function moveList() {
   return h(
     "section",
     { class: "replay-list" },
-    h("h2", {}, label("moves")),
+    h("h2", { id: "replay-moves" }, label("moves")),
     h(
       "ol",
-      { class: "replay-moves", start: 0 },
+      // its own scrolling box: focusable, so that the keyboard can scroll it too
+      { class: "replay-moves", start: 0, tabindex: "0", "aria-labelledby": "replay-moves" },
       replay.data.steps.map((step, i) =>
         h(
           "li",
           { class: i === replay.step ? "current" : "", "data-step": i, onclick: () => go(i) },
-          moveText(step),
+          withRobots(moveText(step)),
         ),
       ),
     ),
@@ -336,17 +377,18 @@ async function start() {
     return;
   }
   document.documentElement.lang = replay.data.lang || "en";
+  strings = await request("GET", `api/strings?lang=${replay.data.lang || lang}`).catch(() => ({}));
   replay.step = 0;
   replay.seal = await checkDeal(replay.data);
   draw();
 }
 
+const KEY_STEPS = { ArrowLeft: () => replay.step - 1, ArrowRight: () => replay.step + 1, Home: () => 0, End: () => Infinity };
+
 document.addEventListener("keydown", (event) => {
-  if (!replay.data || event.target instanceof HTMLInputElement) return;
-  if (event.key === "ArrowLeft") go(replay.step - 1);
-  if (event.key === "ArrowRight") go(replay.step + 1);
-  if (event.key === "Home") go(0);
-  if (event.key === "End") go(replay.data.steps.length - 1);
+  if (!replay.data || event.target instanceof HTMLInputElement || !KEY_STEPS[event.key]) return;
+  event.preventDefault(); // the key moves the replay, not the page
+  go(KEY_STEPS[event.key]());
 });
 
 start().catch((error) => {

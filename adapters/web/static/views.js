@@ -2,7 +2,7 @@
 // who opened the lobby's link, the game having started without them, with a link to watch it.
 // Every move the page offers comes from state.actions: a card or button without a legal move is inert.
 
-import { cardBack, cardFace, cardText, SUIT_SYMBOLS } from "./cards.js";
+import { cardBack, cardFace, cardName, cardText, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { h, svg } from "./dom.js";
 
 const EVENTS_SHOWN = 4;
@@ -56,7 +56,8 @@ function suitsLogo() {
   );
 }
 
-function topBar(state, ui) {
+/** The top bar; its title is the page's h1 where the screen has no heading of its own (the table). */
+function topBar(state, ui, heading = false) {
   const t = ui.t;
   const connection = {
     live: null,
@@ -67,7 +68,7 @@ function topBar(state, ui) {
   return h(
     "header",
     { class: "topbar" },
-    h("div", { class: "title" }, state.title || "Durak"),
+    h(heading ? "h1" : "div", { class: "title" }, state.title || "Durak"),
     state.seal ? h("div", { class: "seal", title: state.seal_title || "" }, state.seal) : null,
     connection ? h("div", { class: "connection" }, connection) : null,
   );
@@ -153,12 +154,13 @@ function lobbyScreen(state, ui, on) {
   );
 }
 
-const ROBOT = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="currentColor">
+// A robot's head, its eyes and mouth cut out (the background shows through them, whatever the scheme).
+const ROBOT = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" class="robot" aria-hidden="true">
   <rect x="11" y="1.5" width="2" height="4" rx="1"/><circle cx="12" cy="2" r="1.8"/>
-  <rect x="4" y="6" width="16" height="13" rx="4"/><rect x="1.5" y="10" width="2" height="5" rx="1"/>
-  <rect x="20.5" y="10" width="2" height="5" rx="1"/>
-  <circle cx="9" cy="12" r="2" fill="#fff"/><circle cx="15" cy="12" r="2" fill="#fff"/>
-  <rect x="9" y="15.5" width="6" height="1.6" rx=".8" fill="#fff"/></svg>`;
+  <path fill-rule="evenodd" d="M8 6h8a4 4 0 0 1 4 4v5a4 4 0 0 1-4 4H8a4 4 0 0 1-4-4v-5a4 4 0 0 1 4-4z
+    M7 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0z M13 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0z M9 15.5h6v1.6H9z"/>
+  <rect x="1.5" y="10" width="2" height="5" rx="1"/><rect x="20.5" y="10" width="2" height="5" rx="1"/></svg>`;
+const ROBOT_EMOJI = /🤖\uFE0F?\s*/gu;
 
 /** AI seats are named "🤖 AI 1 (normal)": the robot moves into the avatar. */
 function isRobot(name, ai) {
@@ -167,6 +169,18 @@ function isRobot(name, ai) {
 
 export function displayName(name) {
   return name.replace(/^🤖\s*/u, "");
+}
+
+/** A text without the robot emoji, for names and labels read out ("AI 1 (normal)" says it already). */
+export function plainText(text) {
+  return text.replace(ROBOT_EMOJI, "");
+}
+
+/** A text of the server's ("Game over: 🤖 AI 1 (easy) is the durak!") with each robot emoji drawn as the
+ * robot picture: without an emoji font it would be an empty box. */
+export function withRobots(text) {
+  const parts = text.split(ROBOT_EMOJI);
+  return parts.flatMap((part, i) => (i === 0 ? [part] : [svg(ROBOT), part]));
 }
 
 function avatar(name, index, ai = false) {
@@ -183,7 +197,7 @@ function tableScreen(state, ui, on) {
     {
       class: `screen play ${state.you !== null && state.seats[state.you]?.acting ? "my-turn" : ""}`,
     },
-    topBar(state, ui),
+    topBar(state, ui, true),
     opponents(state, ui),
     felt(state, ui, on),
     statusBar(state, ui),
@@ -201,8 +215,8 @@ function opponents(state, ui) {
     if (seat !== state.you) order.push(seat);
   }
   return h(
-    "section",
-    { class: `seats seats-${order.length}` },
+    "ul",
+    { class: `seats seats-${order.length}`, "aria-label": ui.t("Players") },
     order.map((i) => seatChip(state, ui, i)),
   );
 }
@@ -213,12 +227,20 @@ function roleLabel(seat, ui) {
   return seat.role ? ui.t(seat.role) : "";
 }
 
+/** "Cards in hand: 6" beside the number drawn: what a screen reader says for it. */
+function spokenCount(label, n) {
+  return h("span", { class: "sr-only" }, label.replace("{n}", String(n)));
+}
+
+const TEAMS = [(t) => t("Team A"), (t) => t("Team B")];
+
 function seatChip(state, ui, index) {
   const seat = state.seats[index];
   const classes = ["seat", seat.acting && "acting", seat.out && "out", seat.role && `role-${seat.role}`];
-  if (seat.team !== null && seat.team !== undefined) classes.push(`team${seat.team}`);
+  const team = TEAMS[seat.team]?.(ui.t); // drawn as the seat's colour; said in words
+  if (team) classes.push(`team${seat.team}`);
   return h(
-    "div",
+    "li",
     { class: classes.filter(Boolean).join(" "), "data-seat": index },
     avatar(seat.name, index, seat.ai),
     h(
@@ -229,8 +251,10 @@ function seatChip(state, ui, index) {
         "div",
         { class: "seat-meta" },
         h("span", { class: "mini-back", "aria-hidden": "true" }),
-        h("span", { class: "seat-cards" }, String(seat.cards)),
+        h("span", { class: "seat-cards", "aria-hidden": "true" }, String(seat.cards)),
+        spokenCount(ui.t("Cards in hand: {n}"), seat.cards),
         roleLabel(seat, ui) ? h("span", { class: "role" }, roleLabel(seat, ui)) : null,
+        team ? h("span", { class: "sr-only" }, team) : null,
       ),
     ),
     seat.acting ? countdown(state, "ring") : null,
@@ -250,7 +274,7 @@ function felt(state, ui, on) {
   return h(
     "section",
     { class: "felt" },
-    deck(state, { talon: t("Talon"), trump: t("Trump"), discard: t("Discarded") }),
+    deck(state, t),
     h(
       "div",
       { class: "table-cards", style: tableColumns(state.table.length) },
@@ -263,11 +287,11 @@ function felt(state, ui, on) {
             class: `pair ${cover ? "covered" : "open"} ${isTarget ? "target" : ""}`,
             "data-index": i,
             type: isTarget ? "button" : false,
-            "aria-label": isTarget ? t("Beat {card}").replace("{card}", cardText(attack)) : false,
+            "aria-label": isTarget ? t("Beat {card}").replace("{card}", cardName(attack, t)) : false,
             onclick: isTarget ? () => on.cover(i) : null,
           },
-          cardFace(attack, { className: "attack" }),
-          cover ? cardFace(cover, { className: "cover" }) : null,
+          cardFace(attack, cardName(attack, t), { className: "attack" }),
+          cover ? cardFace(cover, cardName(cover, t), { className: "cover" }) : null,
         );
       }),
     ),
@@ -277,33 +301,48 @@ function felt(state, ui, on) {
 
 /**
  * The talon with the trump card under it, the trump suit and the discard pile of a state or a replay's
- * position (``talon``, ``trump``, ``trump_card``, ``discard``); ``titles`` are their translated names.
+ * position (``talon``, ``trump``, ``trump_card``, ``discard``), with ``t`` the page's labels: each is a
+ * picture named in words ("Trump: ace of diamonds", "Cards in the talon: 21").
  */
-export function deck(pile, titles) {
+export function deck(pile, t) {
   const trumpRed = pile.trump === "H" || pile.trump === "D";
+  const badge = (className, label, n) =>
+    h(
+      "span",
+      { class: `badge ${className}`, role: "img", "aria-label": label.replace("{n}", String(n)) },
+      h("span", { "aria-hidden": "true" }, String(n)),
+    );
+  const trumpCard = pile.trump_card
+    ? cardFace(pile.trump_card, t("Trump: {card}").replace("{card}", cardName(pile.trump_card, t)), {
+        className: "trump-card",
+      })
+    : null;
+  const trumpSuit = pile.trump_card // the card says it; the suit alone once the card is drawn
+    ? { "aria-hidden": "true" }
+    : { role: "img", "aria-label": t("Trump: {suit}").replace("{suit}", suitName(pile.trump, t)) };
   return h(
     "div",
     { class: "deck" },
     pile.talon > 0 || pile.trump_card
       ? h(
           "div",
-          { class: "talon", title: titles.talon },
-          pile.trump_card ? cardFace(pile.trump_card, { className: "trump-card" }) : null,
+          { class: "talon", title: t("Talon") },
+          trumpCard,
           pile.talon > 0 ? cardBack("talon-top") : null,
-          h("span", { class: "badge talon-count" }, String(pile.talon)),
+          badge("talon-count", t("Cards in the talon: {n}"), pile.talon),
         )
       : null,
     h(
       "div",
-      { class: "trump-suit", title: titles.trump },
+      { class: "trump-suit", title: t("Trump"), ...trumpSuit },
       h("span", { class: trumpRed ? "red" : "black" }, SUIT_SYMBOLS[pile.trump] || ""),
     ),
     pile.discard > 0
       ? h(
           "div",
-          { class: "discard", title: titles.discard },
+          { class: "discard", title: t("Discarded") },
           cardBack("discard-pile"),
-          h("span", { class: "badge discard-count" }, String(pile.discard)),
+          badge("discard-count", t("Cards discarded: {n}"), pile.discard),
         )
       : null,
   );
@@ -400,7 +439,7 @@ function handArea(state, ui, on) {
   for (let r = 0; r < rows; r++) fans.push(state.hand.slice(r * perRow, (r + 1) * perRow));
   return h(
     "section",
-    { class: `hand ${me.acting ? "acting" : ""}` },
+    { class: `hand ${me.acting ? "acting" : ""}`, tabindex: "-1" }, // the focus's place when it holds no card
     h(
       "div",
       { class: "hand-head" },
@@ -412,7 +451,8 @@ function handArea(state, ui, on) {
   );
 }
 
-/** One row of the hand, fanned; a card with a legal move is a button. */
+/** One row of the hand, fanned. Every card is a button, so the keyboard's focus can stay on the hand while
+ * nothing can be played (another's turn, a press on its way); one without a legal move is aria-disabled. */
 function fan(cards, state, ui, on) {
   const n = cards.length;
   const transferOnly = ui.mode === "transfer";
@@ -425,9 +465,14 @@ function fan(cards, state, ui, on) {
       const className = ["in-hand", playable ? "playable" : "idle", ui.selected === code && "selected"]
         .filter(Boolean)
         .join(" ");
-      const style = { "--off": String(i - (n - 1) / 2) };
-      if (!playable) return cardFace(code, { className, style });
-      return cardFace(code, { className, style, "data-playable": "", onclick: () => on.tapCard(code) });
+      return cardFace(code, cardName(code, ui.t), {
+        className,
+        button: true,
+        style: { "--off": String(i - (n - 1) / 2) },
+        "data-playable": playable ? "" : false,
+        "aria-disabled": playable ? false : "true",
+        onclick: playable ? () => on.tapCard(code) : null,
+      });
     }),
   );
 }
@@ -445,11 +490,11 @@ function resultScreen(state, ui, on) {
       "section",
       { class: "result-card" },
       h("div", { class: "brand" }, suitsLogo()),
-      h("h1", { class: "headline" }, lines[0] || t("Game over")),
+      h("h1", { class: "headline", tabindex: "-1" }, withRobots(lines[0] || t("Game over"))),
       h(
         "ol",
         { class: "result-lines" },
-        lines.slice(1).map((line) => h("li", {}, line)),
+        lines.slice(1).map((line) => h("li", {}, withRobots(line))),
       ),
       state.result?.you ? h("p", { class: "result-you" }, state.result.you) : null,
       h(
