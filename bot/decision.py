@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.effects import Effect
-from bot.session import ChatSession
-from storage.models import GameOutcome
+from bot.session import ChatSession, Playing
+from storage.models import GameOutcome, LastDurak, SaveRequest
 
 LOBBY_TTL = 15 * 60  # an abandoned lobby closes itself
 GAME_TTL = 24 * 3600  # a running game untouched for a day is abandoned
@@ -29,6 +29,29 @@ class Decision:
     outcome: GameOutcome | None = None
     last_durak: str | None = None
     clear_last_durak: bool = False
+
+    def save_request(self, expected_version: int, *, request_id: str, state_must_exist: bool) -> SaveRequest:
+        """The store's save of this decision, on the chat at ``expected_version``. The session is encoded here,
+        once: the caller keeps the request's ``state`` as the record it saved. ``state_must_exist``: the
+        decision was made on this process's own copy of the record, not a loaded one."""
+        session = self.session
+        return SaveRequest(
+            expected_version,
+            session.encode() if session is not None else None,
+            ttl=self.ttl,
+            deadline=self.deadline,
+            outcome=self.outcome,
+            last_durak=self._last_durak(),
+            request_id=request_id,
+            state_must_exist=state_must_exist,
+            running=session is not None and isinstance(session.header, Playing),
+        )
+
+    def _last_durak(self) -> str | LastDurak:
+        """A named durak wins over ``clear_last_durak``, as the two fields have always been read."""
+        if self.last_durak is not None:
+            return self.last_durak
+        return LastDurak.CLEAR if self.clear_last_durak else LastDurak.KEEP
 
 
 def show(*effects: Effect) -> Decision:

@@ -23,22 +23,20 @@ from bot.commands.handlers import handler_for
 from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply, Retract, ShowHand, ShowTable
-from bot.game import app_screens, moves, private_chat
-from bot.game import catch_up as recovery
+from bot.game import app_screens, catch_up, moves, private_chat
 from bot.game.presses import route_press
 from bot.i18n import translator
 from bot.inputs import Command, Input, Press, TimerDue
 from bot.queries import GameQueries
 from bot.render.text import line, message
-from bot.runtime import metrics
-from bot.runtime import unusable as repair
+from bot.runtime import metrics, unusable
 from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Playing
 from core.commitment import new_salt
 from core.deal import new_seed
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
-from storage.models import ChatRecord
+from storage.models import ChatRecord, SaveRequest
 from storage.store import GameStore
 
 if TYPE_CHECKING:
@@ -76,7 +74,7 @@ class RecentStates:
         known = self.items.get(chat)
         if known is not None and known[0].state == state:
             return known[1]
-        return repair.decoded(state)  # raises repair.Unreadable
+        return unusable.decoded(state)  # raises unusable.Unreadable
 
     def running_game(self, chat: ChatRef) -> ChatRecord | None:
         """The record last saved here when it holds a running game (whose moves read nothing else from it)."""
@@ -142,7 +140,7 @@ class GameService:
         """The screens of ``chat``'s running game that its players may not have (`bot.game.catch_up`), drawn
         from
         the stored state; a turn deadline passed meanwhile is moved on first. Raises StoreUnavailable."""
-        return await self._decide(chat, recovery.catch_up, "recover")
+        return await self._decide(chat, catch_up.catch_up, "recover")
 
     async def private_chat(self, chat: ChatRef, user_id: str, is_open: bool) -> list[Effect]:
         """An adapter's report that a person can (``is_open``) or cannot receive private messages, so the
@@ -262,13 +260,12 @@ class GameService:
         nothing they would not be shown were it saved, counting them on the app: their page shows them the
         refusal and the game, and their chat hand stays paused (a refused stale press, docs/webapp.md)."""
         begin = time.perf_counter()
-        notes: list[
-            Effect
-        ] = []  # what `bot.runtime.unusable` tells the chat about a stored record it had to repair
+        # what `bot.runtime.unusable` tells the chat about a stored record it had to repair
+        notes: list[Effect] = []
         record = self.recent.running_game(chat) if from_memory else None
         confirmed = record is None
         if record is None:
-            record = await repair.loaded(self.store, chat, notes)
+            record = await unusable.loaded(self.store, chat, notes)
         for _attempt in range(MAX_ATTEMPTS):
             ctx = Context(
                 chat,
@@ -281,8 +278,8 @@ class GameService:
             )
             try:
                 session = self.recent.session(chat, record.state)
-            except repair.Unreadable as problem:
-                record, confirmed = await repair.set_aside(self.store, chat, record, problem, notes), True
+            except unusable.Unreadable as problem:
+                record, confirmed = await unusable.set_aside(self.store, chat, record, problem, notes), True
                 continue
             if self.ai is not None:
                 answers = await prepare(ctx, session) if prepare is not None else OFF_LOOP
@@ -290,7 +287,7 @@ class GameService:
             decision = decide(ctx, session)
             if not decision.save:
                 if not confirmed:
-                    record, confirmed = await repair.loaded(self.store, chat, notes), True
+                    record, confirmed = await unusable.loaded(self.store, chat, notes), True
                     continue
                 effects = decision.effects
                 if on_page is not None:
@@ -298,27 +295,19 @@ class GameService:
                         chat, effects, session, also_on_app=on_page, before=session
                     )
                 return notes + stamped(effects, record.version)  # drawn from the stored record
-            state = decision.session.encode() if decision.session is not None else None
-            saved = await self.store.save_or_current(
-                chat,
+            request = decision.save_request(
                 record.version,
-                state,
-                ttl=decision.ttl,
-                deadline=decision.deadline,
-                outcome=decision.outcome,
-                last_durak=decision.last_durak,
-                clear_last_durak=decision.clear_last_durak,
-                state_must_exist=not confirmed,
                 request_id=secrets.token_hex(8),  # a lost reply is asked about, not reported as an outage
-                running=decision.session is not None and isinstance(decision.session.header, Playing),
+                state_must_exist=not confirmed,
             )
+            saved = await self.store.save_or_current(chat, request)
             if isinstance(saved, int):
-                self.recent.remember(chat, saved_record(record, saved, state, decision), decision.session)
+                self.recent.remember(chat, saved_record(record, saved, request), decision.session)
                 self._applied(chat, saved, action, decision, time.perf_counter() - begin)
                 effects = await self._held_back(chat, decision.effects, decision.session, before=session)
                 return notes + stamped(marked_applied(effects), saved)
             log.info("chat=%s version=%s conflict, deciding again", chat, record.version)
-            record, confirmed = await repair.with_usable_defaults(self.store, chat, saved, notes), True
+            record, confirmed = await unusable.with_usable_defaults(self.store, chat, saved, notes), True
         return notes + [Alert("", translator(None)._("The table is busy, try again."))]
 
     async def _held_back(
@@ -367,14 +356,10 @@ class GameService:
             actions_log.info("applied", extra={"fields": fields})
 
 
-def saved_record(before: ChatRecord, version: int, state: str | None, decision: Decision) -> ChatRecord:
-    """The chat's record as a successful save of ``decision`` left it (message ids and settings as loaded)."""
-    last_durak = before.last_durak
-    if decision.last_durak is not None:
-        last_durak = decision.last_durak
-    elif decision.clear_last_durak:
-        last_durak = None
-    return replace(before, version=version, state=state, last_durak=last_durak)
+def saved_record(before: ChatRecord, version: int, request: SaveRequest) -> ChatRecord:
+    """The chat's record as a successful save of ``request`` left it (message ids and settings as loaded)."""
+    last_durak = request.last_durak_after(before.last_durak)
+    return replace(before, version=version, state=request.state, last_durak=last_durak)
 
 
 def stamped(effects: list[Effect], version: int) -> list[Effect]:

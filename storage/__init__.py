@@ -4,10 +4,19 @@ default."""
 from storage.connect import open_store
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
-from storage.models import ChatRecord, GameOutcome, PersonalRecord, PlayerOutcome, PlayerStats, Rival
+from storage.models import (
+    ChatRecord,
+    GameOutcome,
+    LastDurak,
+    PersonalRecord,
+    PlayerOutcome,
+    PlayerStats,
+    Rival,
+    SaveRequest,
+)
 from storage.store import GameStore, RedisGameStore
 
 __all__ = [
-    "ChatRecord", "ChatRef", "GameOutcome", "GameStore", "PersonalRecord", "PlayerOutcome", "PlayerStats",
-    "RedisGameStore", "Rival", "StoreUnavailable", "open_store",
+    "ChatRecord", "ChatRef", "GameOutcome", "GameStore", "LastDurak", "PersonalRecord", "PlayerOutcome",
+    "PlayerStats", "RedisGameStore", "Rival", "SaveRequest", "StoreUnavailable", "open_store",
 ]  # fmt: skip

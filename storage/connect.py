@@ -75,7 +75,7 @@ async def open_store(redis_url: str | None, data_dir: Path = Path("data")) -> tu
         store = RedisGameStore(client)
         try:
             if isinstance(client, RedisCluster):
-                await store._roundtrip(client.initialize())  # load the slot map before any concurrent use
+                await store.roundtrip(client.initialize())  # load the slot map before any concurrent use
             await store.ping()
         except StoreUnavailable as error:
             log.error(

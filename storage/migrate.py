@@ -10,19 +10,33 @@ nothing of ours).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import Any, Protocol, TypeVar
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 
 from storage import keys as k
 from storage.keys import ChatRef
-from storage.store import text
+from storage.replies import text
 
-if TYPE_CHECKING:
-    from storage.store import RedisGameStore
+T = TypeVar("T")
+
+
+class Connection(Protocol):
+    """What moving a chat needs of the store (`RedisGameStore` is one): its client, and its round trips, which
+    count and turn an outage into StoreUnavailable. A protocol, so this module never imports the store that
+    calls it."""
+
+    redis: aioredis.Redis | RedisCluster
+
+    async def roundtrip(self, request: Awaitable[T]) -> T: ...
+
 
 BOARDS = (*k.LEADERBOARDS, "rank", "rating")
 
 
-async def read_chat(store: RedisGameStore, chat: ChatRef) -> dict[str, Any]:
+async def read_chat(store: Connection, chat: ChatRef) -> dict[str, Any]:
     """Everything stored under one chat: two round trips, then two per season of stats."""
     pipe = store.redis.pipeline()
     pipe.get(k.version_key(chat))
@@ -32,7 +46,7 @@ async def read_chat(store: RedisGameStore, chat: ChatRef) -> dict[str, Any]:
     pipe.pttl(k.messages_key(chat))
     pipe.hgetall(k.meta_key(chat))
     pipe.hgetall(k.ratings_key(chat))
-    version, state, state_ttl, messages, messages_ttl, meta, ratings = await store._roundtrip(pipe.execute())
+    version, state, state_ttl, messages, messages_ttl, meta, ratings = await store.roundtrip(pipe.execute())
     data: dict[str, Any] = {
         "version": int(version or 0),
         "state": text(state),
@@ -47,12 +61,12 @@ async def read_chat(store: RedisGameStore, chat: ChatRef) -> dict[str, Any]:
     return data
 
 
-async def read_season(store: RedisGameStore, chat: ChatRef, season: int) -> dict[str, Any]:
+async def read_season(store: Connection, chat: ChatRef, season: int) -> dict[str, Any]:
     """One season's boards, and each player's totals, trend and head-to-head counts: two round trips."""
     pipe = store.redis.pipeline()
     for board in BOARDS:
         pipe.zrange(k.leaderboard_key(chat, board, season), 0, -1, withscores=True)
-    boards = await store._roundtrip(pipe.execute())
+    boards = await store.roundtrip(pipe.execute())
     data: dict[str, Any] = {
         "boards": {
             board: [(text(m), s) for m, s in rows] for board, rows in zip(BOARDS, boards, strict=True)
@@ -66,7 +80,7 @@ async def read_season(store: RedisGameStore, chat: ChatRef, season: int) -> dict
             pipe.hgetall(k.player_key(chat, user, season))
             pipe.lrange(k.trend_key(chat, user, season), 0, -1)
             pipe.hgetall(k.versus_key(chat, user, season))
-        rows = await store._roundtrip(pipe.execute())
+        rows = await store.roundtrip(pipe.execute())
         data["players"] = {
             user: (
                 {text(a): text(b) for a, b in row.items()},
@@ -94,7 +108,7 @@ def chat_keys(chat: ChatRef, seasons: dict[int, dict[str, Any]]) -> list[str]:
     return fixed
 
 
-async def migrate_chat(store: RedisGameStore, old: ChatRef, new: ChatRef) -> None:
+async def migrate_chat(store: Connection, old: ChatRef, new: ChatRef) -> None:
     if old == new:
         return
     data = await read_chat(store, old)
@@ -126,25 +140,25 @@ async def migrate_chat(store: RedisGameStore, old: ChatRef, new: ChatRef) -> Non
                 pipe.rpush(k.trend_key(new, user, season), *trend)
             if versus:
                 pipe.hset(k.versus_key(new, user, season), mapping=versus)
-    await store._roundtrip(pipe.execute())
+    await store.roundtrip(pipe.execute())
 
     if (armed := data["meta"].get("timer")) is not None:
         old_member, new_member = k.timer_member(old, int(armed)), k.timer_member(new, int(armed))
-        due = await store._roundtrip(store.redis.zscore(k.timers_key(old.platform), old_member))
+        due = await store.roundtrip(store.redis.zscore(k.timers_key(old.platform), old_member))
         if due is not None:
             pipe = store.redis.pipeline()
             pipe.zadd(k.timers_key(new.platform), {new_member: due})
             pipe.zrem(k.timers_key(old.platform), old_member)
-            await store._roundtrip(pipe.execute())
+            await store.roundtrip(pipe.execute())
 
-    until = await store._roundtrip(store.redis.zscore(k.running_key(old.platform), str(old)))
+    until = await store.roundtrip(store.redis.zscore(k.running_key(old.platform), str(old)))
     if until is not None:  # a running game: listed under its new id for a process starting up
         pipe = store.redis.pipeline()
         pipe.zadd(k.running_key(new.platform), {str(new): until})
         pipe.zrem(k.running_key(old.platform), str(old))
-        await store._roundtrip(pipe.execute())
+        await store.roundtrip(pipe.execute())
 
     pipe = store.redis.pipeline()
     for key in chat_keys(old, seasons):
         pipe.delete(key)
-    await store._roundtrip(pipe.execute())
+    await store.roundtrip(pipe.execute())

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
+from enum import Enum
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +91,47 @@ class PersonalRecord:
     stats: PlayerStats
     trend: list[float]  # ordinal after each of the last rated games, oldest first
     rivals: list[Rival]  # everyone met, in no particular order
+
+
+class LastDurak(Enum):
+    """What a save does to the chat's last durak, besides naming a new one (`SaveRequest.last_durak`)."""
+
+    KEEP = "keep"
+    CLEAR = "clear"
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRequest:
+    """One compare-and-set save of a chat, as `GameStore.save_or_current` takes it: the service builds it
+    from its decision (`bot.decision.Decision.save_request`), the store turns it into the save script's
+    arguments (`storage.save`).
+
+    Applied only while the chat is still at `expected_version`; `state` None deletes the state (the version
+    stays). `ttl`: seconds the state lives untouched. `deadline`: when the turn's timer fires (None: no
+    timer). `outcome`: a finished game, counted once. `last_durak`: a user id names the chat's new last durak.
+    `request_id` (unique per attempt): a retry of a save whose reply was lost, or the store's question about
+    it, learns the version it made. `state_must_exist`: the caller decided on its own copy of a running
+    game's state, which a version alone does not prove is still stored (the state expires, the version
+    stays). `running`: the chat has a game running after this save (True lists it in the running-games
+    index, False removes it, None leaves the index)."""
+
+    expected_version: int
+    state: str | None
+    _: KW_ONLY
+    ttl: int
+    deadline: float | None = None
+    outcome: GameOutcome | None = None
+    last_durak: str | LastDurak = LastDurak.KEEP
+    request_id: str | None = None
+    state_must_exist: bool = False
+    running: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.ttl <= 0:
+            raise ValueError("ttl must be positive")
+
+    def last_durak_after(self, before: str | None) -> str | None:
+        """The chat's last durak once this save is applied, when it was `before`."""
+        if isinstance(self.last_durak, str):
+            return self.last_durak
+        return None if self.last_durak is LastDurak.CLEAR else before

@@ -8,7 +8,11 @@ cluster those two follow as a second step (see `RedisGameStore.save`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -19,6 +23,98 @@ class Script:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
+
+
+@dataclass(frozen=True)
+class ArgumentTable:
+    """The names of a script's KEYS and ARGV, in the order the script takes them: the one table both sides
+    read. The Lua reads its indexes from `prelude` (named locals, never numbers) and the store builds its
+    lists by name (`keys_for`, `args_for`), so neither can count differently from the other;
+    tests/storage/test_scripts_contract.py holds the script's source to it.
+
+    A call's KEYS are `keys`, then `player_keys` once per player, then `global_keys` when it is given them
+    (a single Redis; a cluster does that part in a second step); its ARGV are `args`, then `player_args`
+    once per player, then `trailing_args`, which the Lua counts from the end (`#ARGV`)."""
+
+    keys: tuple[str, ...]
+    args: tuple[str, ...]
+    player_keys: tuple[str, ...] = ()
+    player_args: tuple[str, ...] = ()
+    global_keys: tuple[str, ...] = ()
+    trailing_args: tuple[str, ...] = ()
+
+    def prelude(self) -> str:
+        """Lua locals naming every index: `K_<key>` and `A_<arg>` are KEYS and ARGV indexes; player i's
+        are `KEYS_BEFORE_PLAYERS + (i - 1) * PLAYER_KEYS + PK_<key>` and `ARGS_BEFORE_PLAYERS + (i - 1) *
+        PLAYER_ARGS + PA_<arg>`; a global key is `KEYS_BEFORE_PLAYERS + n * PLAYER_KEYS + GK_<key>` for n
+        players; a trailing argument is `A_<arg>` too (from `#ARGV`)."""
+        lines = ["-- KEYS and ARGV indexes by name, from the script's `ArgumentTable` (storage/scripts.py)"]
+        lines += numbered("K_", self.keys)
+        lines += numbered("A_", self.args)
+        if self.player_keys or self.player_args:
+            lines.append(
+                f"local KEYS_BEFORE_PLAYERS, PLAYER_KEYS = {len(self.keys)}, {len(self.player_keys)}"
+            )
+            lines.append(
+                f"local ARGS_BEFORE_PLAYERS, PLAYER_ARGS = {len(self.args)}, {len(self.player_args)}"
+            )
+        lines += numbered("PK_", self.player_keys)
+        lines += numbered("PA_", self.player_args)
+        lines += numbered("GK_", self.global_keys)
+        last = len(self.trailing_args) - 1
+        lines += [
+            f"local A_{name.upper()} = #ARGV" + (f" - {last - i}" if i < last else "")
+            for i, name in enumerate(self.trailing_args)
+        ]
+        return "\n".join(lines) + "\n"
+
+    def keys_for(
+        self,
+        keys: Mapping[str, str],
+        players: Sequence[Mapping[str, str]] = (),
+        global_keys: Mapping[str, str] | None = None,
+    ) -> list[str]:
+        """The call's KEYS, each given by its name; `global_keys` None leaves them out (a cluster)."""
+        ordered = in_order(self.keys, keys)
+        for player in players:
+            ordered += in_order(self.player_keys, player)
+        if global_keys is not None:
+            ordered += in_order(self.global_keys, global_keys)
+        return ordered
+
+    def args_for(
+        self,
+        args: Mapping[str, Any],
+        players: Sequence[Mapping[str, Any]] = (),
+        trailing: Mapping[str, Any] | None = None,
+    ) -> list[Any]:
+        """The call's ARGV, each given by its name."""
+        ordered = in_order(self.args, args)
+        for player in players:
+            ordered += in_order(self.player_args, player)
+        return ordered + in_order(self.trailing_args, trailing or {})
+
+    def key_count(self, players: int, *, global_keys: bool) -> int:
+        return (
+            len(self.keys) + players * len(self.player_keys) + (len(self.global_keys) if global_keys else 0)
+        )
+
+    def arg_count(self, players: int) -> int:
+        return len(self.args) + players * len(self.player_args) + len(self.trailing_args)
+
+
+def numbered(prefix: str, names: tuple[str, ...]) -> list[str]:
+    """`local <PREFIX><NAME> = <its place from 1>` for each name: a Lua index, or an offset in a block."""
+    return [f"local {prefix}{name.upper()} = {place}" for place, name in enumerate(names, 1)]
+
+
+def in_order(names: tuple[str, ...], given: Mapping[str, T]) -> list[T]:
+    """The values of `names`, in their order; a name missing or one the table does not know is a bug in the
+    caller, refused before anything reaches Redis."""
+    if given.keys() != set(names):
+        missing, unknown = set(names) - given.keys(), given.keys() - set(names)
+        raise ValueError(f"script arguments: missing {sorted(missing)}, unknown {sorted(unknown)}")
+    return [given[name] for name in names]
 
 
 # A Lua function the scripts that return a chat's record share: with a lobby stored, the ratings ("mu sigma")
@@ -77,22 +173,61 @@ return {version, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KE
 """,
 )
 
-# KEYS: 1 version, 2 state, 3 messages, 4 meta, 5 lb:durak, 6 lb:games, 7 lb:points, 8 lb:rank,
-#       9 outcome marker, 10 request key (`keys.request_key`), 11 lb:rating, 12 ratings (the current
-#       season's, `keys.ratings_key`), then per player three: hash, trend list, versus hash (13..12+3n);
-#       then (global mode only) timers, archive, running. The boards and per-player keys are those of the
-#       outcome's season.
-# ARGV: 1 expected version, 2 state, 3 "1" to store the state / "0" to delete it, 4 ttl seconds,
-#       5 deadline ("" for none), 6 chat string, 7 last_durak mode (keep|set|clear), 8 last_durak,
-#       9 "1" if the global keys are passed, 10 archive json, 11 archive ttl, 12 n players (-1: no outcome),
-#       13 request id ("" for none), 14 "1" if the state must still exist (the caller judged the move on its
-#       own copy of it, see `RedisGameStore.save_or_current`), 15 request key ttl, 16 the outcome's season,
-#       17 trend length, then per player: user id, name, durak, first_out, draw, points (0/1 flags), mu,
-#       sigma, ordinal ("" when the game does not rate them), ai_finished (1: the AI played their seat to its
-#       end, rules.md §9.6: the game counts, the streak stands, no head-to-head win); last of all (`#ARGV`,
-#       after the players), the running-games index (`keys.running_key`, the last key in global mode): ""
-#       leave it, "0" the chat has no game running, else the game runs and this is its expiry (the member's
-#       score).
+# The SAVE script's KEYS and ARGV. The boards and per-player keys are those of the outcome's season.
+SAVE_ARGUMENTS = ArgumentTable(
+    keys=(
+        "version",  # the chat's version counter
+        "state",
+        "messages",
+        "meta",  # the chat hash: last_durak, season, the armed timer's version
+        "lb_durak",
+        "lb_games",
+        "lb_points",
+        "lb_rank",
+        "outcome_marker",  # `keys.outcome_marker_key`: the outcome was counted
+        "request",  # `keys.request_key`: the version this request's save made, or "void"
+        "lb_rating",
+        "ratings",  # the current season's (`keys.ratings_key`)
+    ),
+    args=(
+        "expected_version",
+        "state",
+        "store_state",  # "1" to store the state, "0" to delete it
+        "ttl",  # seconds
+        "deadline",  # "" for none
+        "chat",  # the chat as a string (`ChatRef.__str__`)
+        "last_durak_mode",  # keep | set | clear
+        "last_durak",
+        "global",  # "1" when the global keys are passed (a single Redis)
+        "archive",  # the archive's json
+        "archive_ttl",
+        "players",  # how many players the outcome has; -1: no outcome
+        "request_id",  # "" for none
+        "state_must_exist",  # "1": the caller decided on its own copy (see `RedisGameStore.save_or_current`)
+        "request_ttl",
+        "season",  # the outcome's
+        "trend_length",
+    ),
+    player_keys=("hash", "trend", "versus"),  # `keys.player_key`, `keys.trend_key`, `keys.versus_key`
+    player_args=(
+        "user_id",
+        "name",
+        "durak",  # 0/1
+        "first_out",  # 0/1
+        "draw",  # 0/1
+        "points",
+        "mu",  # mu, sigma and ordinal: "" when the game does not rate them
+        "sigma",
+        "ordinal",
+        "ai_finished",  # 1: the AI played their seat to its end (rules.md §9.6): counted, no head-to-head win
+    ),
+    global_keys=("timers", "archive", "running"),  # `keys.timers_key`, `keys.archive_key`, `keys.running_key`
+    # The running-games index: "" leave it, "0" the chat has no game running, else the game runs and this is
+    # its expiry (the member's score). Last, after the players: it came after them.
+    trailing_args=("running",),
+)
+
+# Arguments: `SAVE_ARGUMENTS`, whose `prelude` names the indexes the body reads.
 # Returns {new version, armed timer version or -1 before this save}; on a conflict {0, -1} followed by what
 # LOAD returns (version, state, messages, meta, seated ratings), so the caller can decide again without
 # another round trip; {version, -2} when this request id made a save already (a retry whose first reply was
@@ -102,115 +237,119 @@ return {version, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KE
 # ratings hash takes them only if the game's season is still the chat's current one.
 SAVE_BODY = """
 local function conflict(current)
-  local state = redis.call('GET', KEYS[2])
-  return {0, -1, current, state, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]),
-    seated_ratings(state, KEYS[12])}
+  local state = redis.call('GET', KEYS[K_STATE])
+  return {0, -1, current, state, redis.call('HGETALL', KEYS[K_MESSAGES]), redis.call('HGETALL', KEYS[K_META]),
+    seated_ratings(state, KEYS[K_RATINGS])}
 end
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if ARGV[13] ~= '' then
-  local made = redis.call('GET', KEYS[10])
+local current = tonumber(redis.call('GET', KEYS[K_VERSION]) or '0')
+if ARGV[A_REQUEST_ID] ~= '' then
+  local made = redis.call('GET', KEYS[K_REQUEST])
   if made == 'void' then return conflict(current) end
   if made then return {tonumber(made), -2} end
 end
-if current ~= tonumber(ARGV[1]) or (ARGV[14] == '1' and redis.call('EXISTS', KEYS[2]) == 0) then
+if current ~= tonumber(ARGV[A_EXPECTED_VERSION])
+  or (ARGV[A_STATE_MUST_EXIST] == '1' and redis.call('EXISTS', KEYS[K_STATE]) == 0) then
   return conflict(current)
 end
 local version = next_version(current)
-local ttl = tonumber(ARGV[4])
-redis.call('SET', KEYS[1], version)
-if ARGV[3] == '1' then
-  redis.call('SET', KEYS[2], ARGV[2], 'EX', ttl)
+local ttl = tonumber(ARGV[A_TTL])
+redis.call('SET', KEYS[K_VERSION], version)
+if ARGV[A_STORE_STATE] == '1' then
+  redis.call('SET', KEYS[K_STATE], ARGV[A_STATE], 'EX', ttl)
 else
-  redis.call('DEL', KEYS[2])
+  redis.call('DEL', KEYS[K_STATE])
 end
-if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('EXPIRE', KEYS[3], ttl) end
-if ARGV[13] ~= '' then redis.call('SET', KEYS[10], version, 'EX', ARGV[15]) end
-if ARGV[7] == 'set' then
-  redis.call('HSET', KEYS[4], 'last_durak', ARGV[8])
-elseif ARGV[7] == 'clear' then
-  redis.call('HDEL', KEYS[4], 'last_durak')
+if redis.call('EXISTS', KEYS[K_MESSAGES]) == 1 then redis.call('EXPIRE', KEYS[K_MESSAGES], ttl) end
+if ARGV[A_REQUEST_ID] ~= '' then redis.call('SET', KEYS[K_REQUEST], version, 'EX', ARGV[A_REQUEST_TTL]) end
+if ARGV[A_LAST_DURAK_MODE] == 'set' then
+  redis.call('HSET', KEYS[K_META], 'last_durak', ARGV[A_LAST_DURAK])
+elseif ARGV[A_LAST_DURAK_MODE] == 'clear' then
+  redis.call('HDEL', KEYS[K_META], 'last_durak')
 end
 
-local n = math.max(tonumber(ARGV[12]), 0)
-local PLAYER_ARGS = 10  -- the arguments of each player of an outcome, from the user id to ai_finished
+local n = math.max(tonumber(ARGV[A_PLAYERS]), 0)
+local global_keys = KEYS_BEFORE_PLAYERS + n * PLAYER_KEYS  -- KEYS[global_keys + GK_...]: a single Redis only
 -- a player (their arguments from a + 1) whose seat the AI finished for them and was not left the durak:
 -- they neither beat anyone nor are beaten head to head (rules.md §9.6)
-local function left_to_ai(a) return ARGV[a + 10] == '1' and ARGV[a + 3] == '0' end
-local has_outcome = tonumber(ARGV[12]) >= 0
-local global = ARGV[9] == '1'
-local old_timer = tonumber(redis.call('HGET', KEYS[4], 'timer') or '-1')
-if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[4], 'timer', version)
+local function left_to_ai(a) return ARGV[a + PA_AI_FINISHED] == '1' and ARGV[a + PA_DURAK] == '0' end
+local has_outcome = tonumber(ARGV[A_PLAYERS]) >= 0
+local global = ARGV[A_GLOBAL] == '1'
+local old_timer = tonumber(redis.call('HGET', KEYS[K_META], 'timer') or '-1')
+if ARGV[A_DEADLINE] ~= '' then
+  redis.call('HSET', KEYS[K_META], 'timer', version)
 elseif old_timer >= 0 then
-  redis.call('HDEL', KEYS[4], 'timer')
+  redis.call('HDEL', KEYS[K_META], 'timer')
 end
 if global then
-  local timers = KEYS[13 + 3 * n]
-  if old_timer >= 0 then redis.call('ZREM', timers, ARGV[6] .. '|' .. old_timer) end
-  if ARGV[5] ~= '' then redis.call('ZADD', timers, ARGV[5], ARGV[6] .. '|' .. version) end
+  local timers = KEYS[global_keys + GK_TIMERS]
+  if old_timer >= 0 then redis.call('ZREM', timers, ARGV[A_CHAT] .. '|' .. old_timer) end
+  if ARGV[A_DEADLINE] ~= '' then redis.call('ZADD', timers, ARGV[A_DEADLINE], ARGV[A_CHAT] .. '|' .. version) end
 end
-local running = ARGV[#ARGV]  -- always the last argument: "" leaves the index of running games alone
+local running = ARGV[A_RUNNING]  -- "" leaves the index of running games alone
 if global and running ~= '' then
   if running == '0' then
-    redis.call('ZREM', KEYS[#KEYS], ARGV[6])
+    redis.call('ZREM', KEYS[global_keys + GK_RUNNING], ARGV[A_CHAT])
   else
-    redis.call('ZADD', KEYS[#KEYS], running, ARGV[6])
+    redis.call('ZADD', KEYS[global_keys + GK_RUNNING], running, ARGV[A_CHAT])
   end
 end
 
-if has_outcome and redis.call('SET', KEYS[9], version, 'NX', 'EX', ARGV[11]) then
-  local current_season = tonumber(redis.call('HGET', KEYS[4], 'season') or '1') == tonumber(ARGV[16])
-  local trend_length = tonumber(ARGV[17])
+if has_outcome and redis.call('SET', KEYS[K_OUTCOME_MARKER], version, 'NX', 'EX', ARGV[A_ARCHIVE_TTL]) then
+  local current_season = tonumber(redis.call('HGET', KEYS[K_META], 'season') or '1') == tonumber(ARGV[A_SEASON])
+  local trend_length = tonumber(ARGV[A_TREND_LENGTH])
   for i = 1, n do
-    local a = 17 + (i - 1) * PLAYER_ARGS
-    local user, key = ARGV[a + 1], KEYS[10 + 3 * i]
-    redis.call('HSET', key, 'name', ARGV[a + 2])
+    local a = ARGS_BEFORE_PLAYERS + (i - 1) * PLAYER_ARGS
+    local p = KEYS_BEFORE_PLAYERS + (i - 1) * PLAYER_KEYS
+    local user, key = ARGV[a + PA_USER_ID], KEYS[p + PK_HASH]
+    redis.call('HSET', key, 'name', ARGV[a + PA_NAME])
     local games = redis.call('HINCRBY', key, 'games', 1)
-    local durak = redis.call('HINCRBY', key, 'durak', ARGV[a + 3])
-    local first_out = redis.call('HINCRBY', key, 'first_out', ARGV[a + 4])
-    redis.call('HINCRBY', key, 'draws', ARGV[a + 5])
-    local points = redis.call('HINCRBY', key, 'points', ARGV[a + 6])
-    local by_ai = ARGV[a + 10] == '1'
+    local durak = redis.call('HINCRBY', key, 'durak', ARGV[a + PA_DURAK])
+    local first_out = redis.call('HINCRBY', key, 'first_out', ARGV[a + PA_FIRST_OUT])
+    redis.call('HINCRBY', key, 'draws', ARGV[a + PA_DRAW])
+    local points = redis.call('HINCRBY', key, 'points', ARGV[a + PA_POINTS])
+    local by_ai = ARGV[a + PA_AI_FINISHED] == '1'
     if by_ai then redis.call('HINCRBY', key, 'ai_finished', 1) end
-    redis.call('ZADD', KEYS[5], durak, user)
-    redis.call('ZADD', KEYS[6], games, user)
-    redis.call('ZADD', KEYS[7], points, user)
+    redis.call('ZADD', KEYS[K_LB_DURAK], durak, user)
+    redis.call('ZADD', KEYS[K_LB_GAMES], games, user)
+    redis.call('ZADD', KEYS[K_LB_POINTS], points, user)
     local old_rank = redis.call('HGET', key, 'rank')
-    if old_rank then redis.call('ZREM', KEYS[8], old_rank) end
+    if old_rank then redis.call('ZREM', KEYS[K_LB_RANK], old_rank) end
     local score = math.max(points, 0)
     local rank = string.format('%010d:%010d:%010d:%012d:%s', durak, games, first_out, score, user)
-    redis.call('ZADD', KEYS[8], 0, rank)
+    redis.call('ZADD', KEYS[K_LB_RANK], 0, rank)
     redis.call('HSET', key, 'rank', rank)
     local streak = tonumber(redis.call('HGET', key, 'streak') or '0')
-    if ARGV[a + 3] == '1' then
+    if ARGV[a + PA_DURAK] == '1' then
       streak = math.min(streak, 0) - 1
     elseif not by_ai then  -- a game the AI finished for them is no game "without being the durak"
       streak = math.max(streak, 0) + 1
     end
     redis.call('HSET', key, 'streak', streak)
-    if ARGV[a + 7] ~= '' then
-      redis.call('HSET', key, 'mu', ARGV[a + 7], 'sigma', ARGV[a + 8])
+    if ARGV[a + PA_MU] ~= '' then
+      redis.call('HSET', key, 'mu', ARGV[a + PA_MU], 'sigma', ARGV[a + PA_SIGMA])
       redis.call('HINCRBY', key, 'rated', 1)
-      redis.call('ZADD', KEYS[11], ARGV[a + 9], user)
-      redis.call('RPUSH', KEYS[11 + 3 * i], ARGV[a + 9])
-      redis.call('LTRIM', KEYS[11 + 3 * i], -trend_length, -1)
-      if current_season then redis.call('HSET', KEYS[12], user, ARGV[a + 7] .. ' ' .. ARGV[a + 8]) end
+      redis.call('ZADD', KEYS[K_LB_RATING], ARGV[a + PA_ORDINAL], user)
+      redis.call('RPUSH', KEYS[p + PK_TREND], ARGV[a + PA_ORDINAL])
+      redis.call('LTRIM', KEYS[p + PK_TREND], -trend_length, -1)
+      if current_season then
+        redis.call('HSET', KEYS[K_RATINGS], user, ARGV[a + PA_MU] .. ' ' .. ARGV[a + PA_SIGMA])
+      end
     end
     for j = 1, n do  -- head to head: who was the durak while the other was not
-      local b = 17 + (j - 1) * PLAYER_ARGS
-      if j ~= i and ARGV[a + 3] ~= ARGV[b + 3] and not left_to_ai(a) and not left_to_ai(b) then
-        local side = ARGV[b + 3] == '1' and 'w:' or 'l:'
-        redis.call('HINCRBY', KEYS[12 + 3 * i], side .. ARGV[b + 1], 1)
+      local b = ARGS_BEFORE_PLAYERS + (j - 1) * PLAYER_ARGS
+      if j ~= i and ARGV[a + PA_DURAK] ~= ARGV[b + PA_DURAK] and not left_to_ai(a) and not left_to_ai(b) then
+        local side = ARGV[b + PA_DURAK] == '1' and 'w:' or 'l:'
+        redis.call('HINCRBY', KEYS[p + PK_VERSUS], side .. ARGV[b + PA_USER_ID], 1)
       end
     end
   end
-  if global then redis.call('SET', KEYS[14 + 3 * n], ARGV[10], 'EX', ARGV[11]) end
+  if global then redis.call('SET', KEYS[global_keys + GK_ARCHIVE], ARGV[A_ARCHIVE], 'EX', ARGV[A_ARCHIVE_TTL]) end
 end
-redis.call('PUBLISH', 'durak:live:' .. ARGV[6], ARGV[6] .. '|' .. version)  -- keys.live_channel: open pages
+redis.call('PUBLISH', 'durak:live:' .. ARGV[A_CHAT], ARGV[A_CHAT] .. '|' .. version)  -- keys.live_channel: open pages
 return {version, old_timer}
 """
-SAVE = Script("save", SEATED_RATINGS + NEXT_VERSION + SAVE_BODY)
-SAVE_COUNTING = Script("save", SEATED_RATINGS + COUNTING_VERSION + SAVE_BODY)
+SAVE = Script("save", SEATED_RATINGS + NEXT_VERSION + SAVE_ARGUMENTS.prelude() + SAVE_BODY)
+SAVE_COUNTING = Script("save", SEATED_RATINGS + COUNTING_VERSION + SAVE_ARGUMENTS.prelude() + SAVE_BODY)
 
 # KEYS: request key.  ARGV: ttl.  Returns the version the request's save made, or false, and then marks the
 # request "void" so that save, should it still reach Redis, is refused: the answer is final either way.

@@ -33,7 +33,19 @@ from redis.client import NEVER_DECODE
 from storage import keys as k
 from storage.errors import StoreUnavailable
 from storage.keys import ChatRef
-from storage.models import ChatRecord, GameOutcome, PersonalRecord, PlayerOutcome, PlayerStats, Rival
+from storage.migrate import migrate_chat
+from storage.models import (
+    ChatRecord,
+    GameOutcome,
+    LastDurak,
+    PersonalRecord,
+    PlayerOutcome,
+    PlayerStats,
+    Rival,
+    SaveRequest,
+)
+from storage.replies import pairs, text
+from storage.save import ARCHIVE_TTL, REQUEST_TTL, running_until, save_args, save_keys
 from storage.scripts import (
     CLAIM_TIMERS,
     LOAD,
@@ -49,13 +61,11 @@ from storage.scripts import (
 )
 
 __all__ = [
-    "ARCHIVE_TTL", "ChatRecord", "ChatRef", "GameOutcome", "GameStore", "PlayerOutcome", "PlayerStats",
-    "QUARANTINE_TTL", "REQUEST_TTL", "RedisGameStore", "StoreUnavailable",
+    "ARCHIVE_TTL", "ChatRecord", "ChatRef", "GameOutcome", "GameStore", "LastDurak", "PlayerOutcome",
+    "PlayerStats", "QUARANTINE_TTL", "REQUEST_TTL", "RedisGameStore", "SaveRequest", "StoreUnavailable", "text",
 ]  # fmt: skip
 
-ARCHIVE_TTL = 30 * 24 * 3600
 QUARANTINE_TTL = 7 * 24 * 3600  # a state set aside is kept a week, for whoever debugs it
-REQUEST_TTL = 120  # how long a save's request id can be asked about: far beyond any client timeout
 T = TypeVar("T")
 
 # Everything that means "Redis did not answer (properly) right now", as opposed to a bug in our commands.
@@ -80,21 +90,7 @@ class GameStore(Protocol):
 
     async def load(self, chat: ChatRef) -> ChatRecord: ...
 
-    async def save_or_current(
-        self,
-        chat: ChatRef,
-        expected_version: int,
-        state: str | None,
-        *,
-        ttl: int,
-        deadline: float | None = None,
-        outcome: GameOutcome | None = None,
-        last_durak: str | None = None,
-        clear_last_durak: bool = False,
-        request_id: str | None = None,
-        state_must_exist: bool = False,
-        running: bool | None = None,
-    ) -> int | ChatRecord: ...
+    async def save_or_current(self, chat: ChatRef, request: SaveRequest) -> int | ChatRecord: ...
 
     async def running_chats(self, platform: str, now: float | None = None) -> list[ChatRef]: ...
 
@@ -139,30 +135,10 @@ class GameStore(Protocol):
     async def ping(self) -> None: ...
 
 
-def text(value: Any) -> Any:
-    """Decode bytes (from a client made without decode_responses, or a reply read raw because it held bytes
-    that are not UTF-8: those read as U+FFFD); leave everything else alone."""
-    return value.decode(errors="replace") if isinstance(value, bytes) else value
-
-
-def pairs(flat: list[Any]) -> dict[str, str]:
-    """A Lua HGETALL reply (flat list) as a dict."""
-    return {text(flat[i]): text(flat[i + 1]) for i in range(0, len(flat), 2)}
-
-
 def parse_rating(value: str) -> tuple[float, float]:
     """A rating as the ratings hash keeps it, "mu sigma"."""
     mu, sigma = value.split()
     return float(mu), float(sigma)
-
-
-def rating_args(rating: tuple[float, float] | None) -> list[str]:
-    """mu, sigma and the ordinal (mu - 3 sigma, the score of the `rating` board and the trend) as the save
-    script takes them, or three "" for a game that does not rate this player."""
-    if rating is None:
-        return ["", "", ""]
-    mu, sigma = rating
-    return [repr(mu), repr(sigma), f"{mu - 3 * sigma:.2f}"]
 
 
 class RedisGameStore:
@@ -187,7 +163,9 @@ class RedisGameStore:
         self.round_trips = 0
         self.call_timeout = call_timeout  # a last resort: the client's own socket timeouts come first
 
-    async def _roundtrip(self, request: Awaitable[T]) -> T:
+    async def roundtrip(self, request: Awaitable[T]) -> T:
+        """Send one request (a command, a pipeline's `execute()`) and count it in `round_trips`: within
+        `call_timeout`, and with every sign of Redis not answering raised as StoreUnavailable."""
         self.round_trips += 1
         try:
             async with asyncio.timeout(self.call_timeout):
@@ -208,13 +186,13 @@ class RedisGameStore:
         which a decoding client refuses with UnicodeDecodeError)."""
         options = {NEVER_DECODE: True} if raw else {}
         try:
-            return await self._roundtrip(
+            return await self.roundtrip(
                 self.redis.execute_command("EVALSHA", script.sha, len(keys), *keys, *args, **options)
                 if raw
                 else self.redis.evalsha(script.sha, len(keys), *keys, *args)
             )
         except rex.NoScriptError:
-            return await self._roundtrip(
+            return await self.roundtrip(
                 self.redis.execute_command("EVAL", script.source, len(keys), *keys, *args, **options)
                 if raw
                 else self.redis.eval(script.source, len(keys), *keys, *args)
@@ -256,87 +234,40 @@ class RedisGameStore:
         ttl: int,
         deadline: float | None = None,
         outcome: GameOutcome | None = None,
-        last_durak: str | None = None,
-        clear_last_durak: bool = False,
+        last_durak: str | LastDurak = LastDurak.KEEP,
         request_id: str | None = None,
         running: bool | None = None,
     ) -> int | None:
         """Store `state` if the chat is still at `expected_version`; return the new version, or None.
 
-        `request_id` (optional, unique per attempted change, e.g. "<user>:<update id>") makes a retry of a save
-        whose reply was lost return the version it made instead of None, so the caller is not told "conflict"
-        about its own change, and a lost reply is asked about (see `save_or_current`). Without it such a retry
+        The keywords are a `SaveRequest`'s (for tests and tools: the service builds its request). A
+        `request_id` (unique per attempted change, e.g. "<user>:<update id>") makes a retry of a save whose
+        reply was lost return the version it made instead of None, so the caller is not told "conflict" about
+        its own change, and a lost reply is asked about (see `save_or_current`). Without it such a retry
         reports a conflict; the change is still applied once."""
-        saved = await self.save_or_current(
-            chat, expected_version, state, ttl=ttl, deadline=deadline, outcome=outcome,
-            last_durak=last_durak, clear_last_durak=clear_last_durak, request_id=request_id, running=running,
+        request = SaveRequest(
+            expected_version, state, ttl=ttl, deadline=deadline, outcome=outcome, last_durak=last_durak,
+            request_id=request_id, running=running,
         )  # fmt: skip
+        saved = await self.save_or_current(chat, request)
         return saved if isinstance(saved, int) else None
 
-    async def save_or_current(
-        self,
-        chat: ChatRef,
-        expected_version: int,
-        state: str | None,
-        *,
-        ttl: int,
-        deadline: float | None = None,
-        outcome: GameOutcome | None = None,
-        last_durak: str | None = None,
-        clear_last_durak: bool = False,
-        request_id: str | None = None,
-        state_must_exist: bool = False,
-        running: bool | None = None,
-    ) -> int | ChatRecord:
-        """As `save`, but a conflict returns the chat's current record (what `load` would) in the same round
-        trip, so the caller decides again at once.
+    async def save_or_current(self, chat: ChatRef, request: SaveRequest) -> int | ChatRecord:
+        """Apply `request` (one round trip, the SAVE script) and return the new version; on a conflict, the
+        chat's current record (what `load` would), from the same reply, so the caller decides again at once.
 
-        `state_must_exist`: the caller decided on its own copy of a running game's state instead of loading it;
-        a version alone does not prove the state is still there (the state expires, the version is kept), so
-        the save is refused when it has expired.
-
-        `request_id` (unique per save the caller attempts): when the reply is lost (Redis timed out or the
-        connection dropped after the script was sent), the store asks once whether that save was applied, and
-        returns the version it made if so; if not, the request is marked void so it can never land later, and
-        StoreUnavailable is raised as for any outage.
-
-        `running`: whether the chat has a game running after this save, for the index `running_chats` reads
-        (True lists it until the state would expire untouched, False removes it; None leaves the index)."""
-        if ttl <= 0:
-            raise ValueError("ttl must be positive")
-        players = outcome.players if outcome else []
-        season = outcome.season if outcome else 1
-        keys = [k.version_key(chat), k.state_key(chat), k.messages_key(chat), k.meta_key(chat)]
-        keys += [k.leaderboard_key(chat, board, season) for board in (*k.LEADERBOARDS, "rank")]
-        keys.append(k.outcome_marker_key(chat, outcome.game_id if outcome else "-"))
-        keys.append(k.request_key(chat, request_id or "-"))
-        keys += [k.leaderboard_key(chat, "rating", season), k.ratings_key(chat)]
-        for p in players:
-            user = p.user_id
-            keys += [k.player_key(chat, user, season), k.trend_key(chat, user, season)]
-            keys.append(k.versus_key(chat, user, season))
-        mode = "set" if last_durak is not None else "clear" if clear_last_durak else "keep"
-        args: list[Any] = [
-            expected_version, state or "", "0" if state is None else "1", ttl,
-            "" if deadline is None else repr(float(deadline)), str(chat), mode, last_durak or "",
-            "0" if self.cluster else "1", outcome.archive_json if outcome else "", ARCHIVE_TTL,
-            len(players) if outcome else -1, request_id or "", "1" if state_must_exist else "0", REQUEST_TTL,
-            season, k.TREND_LENGTH,
-        ]  # fmt: skip
-        for p in players:
-            args += [p.user_id, p.name, int(p.durak), int(p.first_out), int(p.draw), int(p.points)]
-            args += [*rating_args(p.rating), int(p.ai_finished)]
-        running_until = None if running is None else time.time() + ttl if running else 0.0
-        args.append("" if running_until is None else repr(running_until))  # always the last argument
-        if not self.cluster:
-            keys += [k.timers_key(chat.platform), k.archive_key(outcome.game_id if outcome else "-")]
-            keys.append(k.running_key(chat.platform))  # always the last key
+        With a `request_id`, a lost reply (Redis timed out or the connection dropped after the script was
+        sent) is asked about once: the version the save made if it was applied; if not, the request is
+        marked void so it can never land later, and StoreUnavailable is raised as for any outage."""
+        until = running_until(request, time.time())
+        keys = save_keys(chat, request, single=not self.cluster)
+        args = save_args(chat, request, single=not self.cluster, running_until=until)
         try:
             reply = await self.script(self._save, keys, args)
         except UnicodeDecodeError:  # only a conflict's reply holds text: the current record, not UTF-8
             return await self.load(chat)
         except StoreUnavailable:
-            made = await self.request_outcome(chat, request_id) if request_id else None
+            made = await self.request_outcome(chat, request.request_id) if request.request_id else None
             if made is None:
                 raise
             reply = [made, -2]  # applied: its reply was lost
@@ -344,7 +275,9 @@ class RedisGameStore:
         if version == 0:
             return self._record(*reply[2:7])
         if self.cluster:  # on a replayed request, redo the idempotent part (the old member is unknown)
-            await self._cluster_globals(chat, version, max(old_timer, -1), deadline, outcome, running_until)
+            await self._cluster_globals(
+                chat, version, max(old_timer, -1), request.deadline, request.outcome, until
+            )
         return version
 
     async def request_outcome(self, chat: ChatRef, request_id: str) -> int | None:
@@ -396,7 +329,7 @@ class RedisGameStore:
             pipe.zadd(k.timers_key(chat.platform), {k.timer_member(chat, version): deadline})
         if outcome is not None:
             pipe.set(k.archive_key(outcome.game_id), outcome.archive_json, ex=ARCHIVE_TTL)
-        await self._roundtrip(pipe.execute())
+        await self.roundtrip(pipe.execute())
 
     async def running_chats(self, platform: str, now: float | None = None) -> list[ChatRef]:
         """The platform's chats with a game running (see `keys.running_key`); those whose game expired
@@ -405,7 +338,7 @@ class RedisGameStore:
         pipe = self.redis.pipeline()
         pipe.zremrangebyscore(key, "-inf", repr(float(now)))
         pipe.zrange(key, 0, -1)
-        _, members = await self._roundtrip(pipe.execute())
+        _, members = await self.roundtrip(pipe.execute())
         return [ChatRef.parse(text(member)) for member in members]
 
     async def stats(self, chat: ChatRef, limit: int = 20, season: int = 1) -> list[PlayerStats]:
@@ -416,7 +349,7 @@ class RedisGameStore:
         pipe = self.redis.pipeline()
         pipe.zrevrange(k.leaderboard_key(chat, "rating", season), 0, limit - 1)
         pipe.zrevrange(k.leaderboard_key(chat, "points", season), 0, limit - 1)
-        rated, by_points = await self._roundtrip(pipe.execute())
+        rated, by_points = await self.roundtrip(pipe.execute())
         users = [text(user) for user in rated]
         users += [user for user in map(text, by_points) if user not in users]
         rows = await self._players(chat, users[:limit], season)
@@ -425,7 +358,7 @@ class RedisGameStore:
     async def most_often_durak(self, chat: ChatRef, limit: int = 3, season: int = 1) -> list[PlayerStats]:
         """The players tied with the most durak results (at most ``limit``, more games first: the `rank`
         board's order), none before anyone lost. Two round trips."""
-        ranks = await self._roundtrip(
+        ranks = await self.roundtrip(
             self.redis.zrevrangebylex(k.leaderboard_key(chat, "rank", season), "+", "-", start=0, num=limit)
         )
         fields = [text(rank).split(":", 4) for rank in ranks]  # durak:games:first_out:points:user
@@ -439,7 +372,7 @@ class RedisGameStore:
         pipe.hgetall(k.player_key(chat, user_id, season))
         pipe.lrange(k.trend_key(chat, user_id, season), 0, -1)
         pipe.hgetall(k.versus_key(chat, user_id, season))
-        row, trend, versus = await self._roundtrip(pipe.execute())
+        row, trend, versus = await self.roundtrip(pipe.execute())
         counts: dict[str, list[int]] = {}
         for field_name, count in versus.items():
             side, _, other = text(field_name).partition(":")
@@ -450,7 +383,7 @@ class RedisGameStore:
             pipe = self.redis.pipeline()
             for other in met:
                 pipe.hget(k.player_key(chat, other, season), "name")
-            names = await self._roundtrip(pipe.execute())
+            names = await self.roundtrip(pipe.execute())
         return PersonalRecord(
             stats=self._player_stats(user_id, {text(a): text(b) for a, b in row.items()}),
             trend=[float(text(value)) for value in trend],
@@ -472,7 +405,7 @@ class RedisGameStore:
         pipe = self.redis.pipeline()
         for user in users:
             pipe.hgetall(k.player_key(chat, user, season))
-        rows = await self._roundtrip(pipe.execute())
+        rows = await self.roundtrip(pipe.execute())
         return [
             self._player_stats(user, {text(a): text(b) for a, b in row.items()})
             for user, row in zip(users, rows, strict=True)
@@ -521,7 +454,7 @@ class RedisGameStore:
             pipe.hset(k.meta_key(chat), mapping=to_set)
         if to_clear:
             pipe.hdel(k.meta_key(chat), *to_clear)
-        await self._roundtrip(pipe.execute())
+        await self.roundtrip(pipe.execute())
 
     async def claim_due_timers(
         self,
@@ -550,17 +483,17 @@ class RedisGameStore:
     async def requeue_timer(self, chat: ChatRef, version: int, due: float) -> None:
         """Put back a claimed deadline whose handling failed (e.g. Redis went away mid-way), to fire at `due`.
         Harmless if the chat has moved on: a deadline for an old version does nothing when it fires."""
-        await self._roundtrip(
+        await self.roundtrip(
             self.redis.zadd(k.timers_key(chat.platform), {k.timer_member(chat, version): due}, nx=True)
         )
 
     async def archived_game(self, game_id: str) -> str | None:
-        archived = text(await self._roundtrip(self.redis.get(k.archive_key(game_id))))
+        archived = text(await self.roundtrip(self.redis.get(k.archive_key(game_id))))
         return None if archived is None else str(archived)
 
     async def analysis(self, game_id: str) -> str | None:
         """A finished game's analysis, once computed (`bot.runtime.analyses`); None before, or when gone."""
-        found = text(await self._roundtrip(self.redis.get(k.analysis_key(game_id))))
+        found = text(await self.roundtrip(self.redis.get(k.analysis_key(game_id))))
         return None if found is None else str(found)
 
     async def save_analysis(self, game_id: str, analysis: str) -> bool:
@@ -568,19 +501,17 @@ class RedisGameStore:
         gone or an analysis is kept already. A key of its own rather than a field of the archive: the
         archive is written once, by the script that saves the game's end, and never rewritten, so a later
         write cannot race it or corrupt it; the key's expiry is the archive's remaining time."""
-        left = int(await self._roundtrip(self.redis.ttl(k.archive_key(game_id))))
+        left = int(await self.roundtrip(self.redis.ttl(k.archive_key(game_id))))
         if left <= 0:  # -2: no archive; -1: one without expiry (not written by this code): the same TTL
             if left != -1:
                 return False
             left = ARCHIVE_TTL
-        written = await self._roundtrip(self.redis.set(k.analysis_key(game_id), analysis, ex=left, nx=True))
+        written = await self.roundtrip(self.redis.set(k.analysis_key(game_id), analysis, ex=left, nx=True))
         return bool(written)
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
         """Move a chat's game, messages, settings and stats to a new id (Telegram group -> supergroup)."""
-        from storage.migrate import migrate_chat
-
         await migrate_chat(self, old, new)
 
     async def ping(self) -> None:
-        await self._roundtrip(self.redis.ping())
+        await self.roundtrip(self.redis.ping())

@@ -72,8 +72,16 @@ def redis_server_factory(tmp_path: Path) -> Iterator[Callable[..., RedisServer]]
 
 
 @pytest.fixture(params=["fakeredis", pytest.param("redis-server", marks=pytest.mark.redis_server)])
-def store(request: pytest.FixtureRequest) -> RedisGameStore:
+def redis(request: pytest.FixtureRequest) -> aioredis.Redis:
+    """A Redis client, once on fakeredis and once on a real redis-server (marked ``redis_server``)."""
+    client: aioredis.Redis = request.getfixturevalue(
+        "fake_redis" if request.param == "fakeredis" else "real_redis"
+    )
+    return client
+
+
+@pytest.fixture
+def store(redis: aioredis.Redis) -> RedisGameStore:
     """A store whose versions count 1, 2, 3 (`counting_versions`), so its tests can name them; everything
     built on the store (the service, the adapters) runs on versions that follow the server's clock."""
-    client = request.getfixturevalue("fake_redis" if request.param == "fakeredis" else "real_redis")
-    return RedisGameStore(client, counting_versions=True)
+    return RedisGameStore(redis, counting_versions=True)

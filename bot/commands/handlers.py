@@ -27,8 +27,7 @@ from bot.render.personal import render_me
 from bot.render.rules import render_rules, settings_problem
 from bot.render.summary import render_help, render_stats
 from bot.render.text import line, message
-from bot.runtime import metrics
-from bot.runtime import unusable as repair
+from bot.runtime import metrics, unusable
 from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Finished, Lobby, Playing
 from core import Settings, SettingsError
@@ -154,7 +153,7 @@ async def settings(service: CommandDesk, command: Command) -> list[Effect]:
 
 async def _settings(service: CommandDesk, command: Command, notes: list[Effect]) -> list[Effect]:
     chat = ChatRef(command.platform, command.chat_id)
-    record = await repair.loaded(service.store, chat, notes)
+    record = await unusable.loaded(service.store, chat, notes)
     tr = translator(record.lang or command.user.lang)
     _ = tr._
     if not command.words:

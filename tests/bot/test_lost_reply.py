@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 import redis.asyncio as aioredis
 from redis import exceptions as rex
 
@@ -54,14 +53,6 @@ class LosesSaveReplies:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.client, name)
-
-
-@pytest.fixture(params=["fakeredis", pytest.param("redis-server", marks=pytest.mark.redis_server)])
-def redis(request: pytest.FixtureRequest) -> aioredis.Redis:
-    client: aioredis.Redis = request.getfixturevalue(
-        "fake_redis" if request.param == "fakeredis" else "real_redis"
-    )
-    return client
 
 
 def a_harness(redis: aioredis.Redis) -> tuple[Harness, LosesSaveReplies]:

@@ -11,7 +11,7 @@ import json
 from bot.session import ChatSession, Lobby, Playing, Seat
 from storage import keys as k
 from storage.keys import ChatRef
-from storage.models import GameOutcome, PlayerOutcome, Rival
+from storage.models import GameOutcome, PlayerOutcome, Rival, SaveRequest
 from storage.store import RedisGameStore, text
 
 CHAT = ChatRef("tg", "-100123")
@@ -57,7 +57,7 @@ async def test_only_a_lobby_loads_ratings_never_a_running_game(store: RedisGameS
 async def test_a_conflicting_save_hands_back_the_lobby_with_its_ratings(store: RedisGameStore) -> None:
     version = await store.save(CHAT, 0, "over", ttl=TTL, outcome=ann_beats_bob()) or 0
     version = await store.save(CHAT, version, lobby_of("1", "2"), ttl=TTL) or 0
-    current = await store.save_or_current(CHAT, version - 1, "late", ttl=TTL)
+    current = await store.save_or_current(CHAT, SaveRequest(version - 1, "late", ttl=TTL))
     assert not isinstance(current, int)
     assert current.ratings == {"1": ANN_AFTER, "2": BOB_AFTER}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from storage import keys as k
 from storage.keys import ChatRef
-from storage.models import ChatRecord
+from storage.models import ChatRecord, SaveRequest
 from storage.store import QUARANTINE_TTL, REQUEST_TTL, RedisGameStore
 
 CHAT = ChatRef("tg", "-100123")
@@ -42,7 +42,8 @@ async def test_a_state_that_is_not_text_loads_with_replacement_characters(store:
     await store.set_messages(CHAT, {"table": "7"})
     record = await store.load(CHAT)
     assert (record.version, record.state, record.messages) == (1, "\ufffd\ufffd{garbage", {"table": "7"})
-    assert await store.save_or_current(CHAT, 0, "stale", ttl=TTL) == record, "a conflict reads it too"
+    stale = SaveRequest(0, "stale", ttl=TTL)
+    assert await store.save_or_current(CHAT, stale) == record, "a conflict reads it too"
 
 
 async def test_the_chat_words_are_replaced_only_if_they_are_still_the_ones_read(

@@ -9,7 +9,7 @@ import pytest
 
 from storage import keys as k
 from storage.keys import ChatRef
-from storage.models import GameOutcome, PlayerOutcome, PlayerStats
+from storage.models import GameOutcome, LastDurak, PlayerOutcome, PlayerStats, SaveRequest
 from storage.store import ARCHIVE_TTL, RedisGameStore
 
 CHAT = ChatRef("tg", "-100123")
@@ -64,21 +64,22 @@ async def test_a_conflicting_save_returns_the_current_record_in_the_same_round_t
     await store.set_messages(CHAT, {"table": "17"})
     await store.set_chat_settings(CHAT, words="transfer", lang="ru")
     before = store.round_trips
-    current = await store.save_or_current(CHAT, 0, "stale", ttl=LOBBY_TTL)
+    current = await store.save_or_current(CHAT, SaveRequest(0, "stale", ttl=LOBBY_TTL))
     assert store.round_trips == before + 1
     assert current == await store.load(CHAT)
     assert (current.version, current.state, current.messages) == (1, "first", {"table": "17"})
     assert (current.settings, current.lang) == ("transfer", "ru")
-    assert await store.save_or_current(CHAT, 1, "second", ttl=LOBBY_TTL) == 2
+    assert await store.save_or_current(CHAT, SaveRequest(1, "second", ttl=LOBBY_TTL)) == 2
 
 
 async def test_a_save_that_needs_the_state_is_refused_once_the_state_expired(store: RedisGameStore) -> None:
     """A process that decided on its own copy of a game must not bring back a game whose state expired."""
     await store.save(CHAT, 0, "game", ttl=GAME_TTL)
     await store.redis.delete(k.state_key(CHAT))  # what expiry does: the version stays
-    current = await store.save_or_current(CHAT, 1, "game moved", ttl=GAME_TTL, state_must_exist=True)
+    moved = SaveRequest(1, "game moved", ttl=GAME_TTL, state_must_exist=True)
+    current = await store.save_or_current(CHAT, moved)
     assert not isinstance(current, int) and (current.version, current.state) == (1, None)
-    assert await store.save_or_current(CHAT, 1, "new lobby", ttl=LOBBY_TTL) == 2
+    assert await store.save_or_current(CHAT, SaveRequest(1, "new lobby", ttl=LOBBY_TTL)) == 2
 
 
 async def test_each_save_sets_the_ttl_the_caller_chose(store: RedisGameStore) -> None:
@@ -129,7 +130,7 @@ async def test_last_durak_is_set_kept_and_cleared_by_saves(store: RedisGameStore
     await store.save(CHAT, 0, "over", ttl=86400, last_durak="u7")
     await store.save(CHAT, 1, "lobby", ttl=LOBBY_TTL)
     assert (await store.load(CHAT)).last_durak == "u7"
-    await store.save(CHAT, 2, "lobby", ttl=LOBBY_TTL, clear_last_durak=True)
+    await store.save(CHAT, 2, "lobby", ttl=LOBBY_TTL, last_durak=LastDurak.CLEAR)
     assert (await store.load(CHAT)).last_durak is None
 
 
