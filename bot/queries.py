@@ -4,8 +4,12 @@
 effects out). Between inputs the adapters ask questions of the stored game: the web page's state and who may
 see it, the terminal's screen when it comes back to a game, why a typed card cannot be played, a finished
 game's last position, an archived game for its replay. They are answered here, from the same store and the
-service's cache of decoded states, so no adapter loads or decodes a record itself. Everything returned is
-the whole stored session: an adapter still shows a person only their own view of it (`game.view(seat)`).
+service's cache of decoded states, so no adapter loads or decodes a record itself.
+
+What an adapter is given is what its viewer may see (`Seen`): the chat's header with its secret blanked
+(the deal's salt, until the end), the table as everyone sees it, the viewer's own seat's view (`core.View`),
+and a finished game's result: never a `core.Game`, so no adapter can draw another seat's cards
+(docs/adapters.md). `Snapshot`, the whole stored session, stays inside the bot.
 """
 
 from __future__ import annotations
@@ -15,14 +19,16 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from bot.game.archive import Archived, ArchiveError, FinalGame, final_position, finished_by_ai
+from bot.effects import Message
+from bot.game.archive import Archived, ArchiveError, FinalGame, final_position, finished_by_ai, result_message
 from bot.game.seats import seat_of
 from bot.i18n import translator
 from bot.render.refusal import refusal_text
 from bot.runtime.lru import LRU
 from bot.runtime.unusable import Unreadable
-from bot.session import ChatSession, Finished, Lobby, Playing
-from core import Card
+from bot.session import ChatSession, Finished, Lobby, Playing, TableEvent
+from core import Action, Card, View
+from core.events import Result
 from core.reasons import why_card_unplayable
 from storage.keys import ChatRef
 from storage.store import GameStore
@@ -79,6 +85,66 @@ class Snapshot:
         return Sight.HIDDEN
 
 
+Header = Lobby | Playing | Finished
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeen:
+    """A finished game's last position as one viewer may see it, and its result in their language."""
+
+    view: View
+    events: list[TableEvent]
+    result: Result
+    result_message: Message  # the result as the chat showed it (`bot.game.archive.result_message`)
+    by_ai: frozenset[int]  # the seats the AI finished for their owners (rules.md §9.6)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What one viewer may see of a chat now: no `core.Game`, no other seat's cards (docs/adapters.md)."""
+
+    version: int
+    sight: Sight
+    header: Header | None  # None: nothing stored, or a record this release cannot read
+    seat: int | None  # the viewer's seat (never an AI seat's); None for a spectator
+    lang: str | None = None  # the chat's language setting (/settings lang=)
+    unreadable: bool = False
+    public: View | None = None  # a running game's table, as everyone sees it
+    own: View | None = None  # a running game as the viewer's seat sees it; the spectator's view without one
+    final: FinalSeen | None = None  # a finished game's last position, when asked for and archived
+
+    @property
+    def ref_id(self) -> str:
+        """The id a ref to the chat's current lobby or game carries ("" when there is none)."""
+        if self.header is None:
+            return ""
+        return self.header.lobby_id if isinstance(self.header, Lobby) else self.header.game_id
+
+
+def seen_in(snapshot: Snapshot, user_id: str, game_id: str = "", lang: str = "en") -> Seen:
+    """What ``user_id`` (holding a ref to ``game_id``; "" asks for the current one) may see of ``snapshot``."""
+    session = snapshot.session
+    if session is None:
+        return Seen(snapshot.version, Sight.HIDDEN, None, None, snapshot.lang, snapshot.unreadable)
+    sight = snapshot.sight(game_id or session_id(session), user_id)
+    seat = snapshot.seat(user_id)
+    header: Header = session.header
+    if isinstance(header, Playing):
+        header = header.model_copy(update={"deal_salt": ""})  # secret until the end (core.commitment)
+    game = session.game
+    public = game.view(None) if game is not None else None
+    own = game.view(seat) if game is not None else None
+    final = None
+    if snapshot.final is not None and snapshot.final.game.result is not None and isinstance(header, Finished):
+        by_ai = snapshot.final.by_ai
+        seats = [s.model_copy(update={"autopilot": n in by_ai}) for n, s in enumerate(header.seats)]
+        game_over = snapshot.final.game
+        message = result_message(game_over, seats, "", header.game_id, translator(lang))
+        assert message is not None  # the game has a result
+        final = FinalSeen(game_over.view(seat), snapshot.final.events, game_over.result, message, by_ai)  # type: ignore[arg-type]
+    return Seen(snapshot.version, sight, header, seat, snapshot.lang, False, public, own, final)
+
+
 def session_id(session: ChatSession) -> str:
     """The id a ref to the chat's current lobby or game carries."""
     header = session.header
@@ -125,6 +191,22 @@ class GameQueries:
         if final and session is not None and isinstance(session.header, Finished):
             last = await self.final_game(session.header.game_id)
         return Snapshot(record.version, session, record.lang, final=last)
+
+    async def seen(self, chat: ChatRef, user_id: str, game_id: str = "", lang: str = "en") -> Seen:
+        """What ``user_id`` may see of the chat now (`Seen`), a finished game's last position included."""
+        return seen_in(await self.snapshot(chat, final=True), user_id, game_id, lang)
+
+    async def seen_by(self, chat: ChatRef, viewers: list[tuple[str, str, str]]) -> list[Seen]:
+        """`seen` for each of ``viewers`` (user id, game id their ref names, language), from one load."""
+        snapshot = await self.snapshot(chat, final=True)
+        return [seen_in(snapshot, user_id, game_id, lang) for user_id, game_id, lang in viewers]
+
+    async def self_play_move(self, chat: ChatRef, level: str) -> tuple[str, Action] | None:
+        """The person to act in the chat's game and the move the AI picks for them (`durak-bot demo`, which
+        plays every seat: `bot.self_play.next_move`); None when nobody is to act."""
+        from bot.self_play import next_move  # self_play builds a service, which holds these queries
+
+        return next_move((await self.snapshot(chat)).session, level)
 
     async def final_game(self, game_id: str) -> FinalGame | None:
         """A finished game's last position, replayed from its archive (cached, absent ones too); None when

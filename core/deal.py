@@ -40,7 +40,14 @@ def new_game(
     last_durak: int | None = None,
 ) -> Game:
     """Deal a new game. Seats are 0..n-1 clockwise; ``deck[0]`` (or the seed's first card) is dealt first,
-    to the seat left of the dealer; the card after the deal is the turned-up trump."""
+    to the seat left of the dealer; the card after the deal is the turned-up trump. The same seed deals the
+    same game:
+
+    >>> from core import Settings, new_game
+    >>> game = new_game(Settings.from_words("deck=24"), ["Ann", "Bob"], seed=7)
+    >>> game.hand(1), game.talon_size
+    ([Card('QD'), Card('QC'), Card('KD'), Card('KC'), Card('AH'), Card('KS')], 12)
+    """
     n = len(players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise SetupError(f"Durak needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")

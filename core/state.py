@@ -400,7 +400,13 @@ class Game:
     # ---- legal actions -----------------------------------------------------------------------------
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now (surrender aside); empty when it has nothing to do."""
+        """Every action ``seat`` may take now (surrender aside); empty when it has nothing to do.
+
+        >>> from core import Settings, new_game
+        >>> game = new_game(Settings.from_words("deck=24"), ["Ann", "Bob"], seed=7)
+        >>> game.legal_actions(0), len(game.legal_actions(1))  # Bob leads: any of his six cards
+        ([], 6)
+        """
         actions: list[Action] = []
         if seat == self.to_act:
             hand = self.hand_masks[seat]
@@ -436,7 +442,16 @@ class Game:
             raise IllegalAction(reason)
 
     def apply(self, seat: int, action: Action | str) -> Game:
-        """The game after ``seat`` takes ``action``; this game is unchanged. Illegal: `IllegalAction`."""
+        """The game after ``seat`` takes ``action``; this game is unchanged. Illegal: `IllegalAction`.
+
+        >>> from core import Settings, new_game
+        >>> game = new_game(Settings.from_words("deck=24"), ["Ann", "Bob"], seed=7)
+        >>> game.apply(1, "a:QD").to_act, game.to_act
+        (0, 1)
+        >>> game.apply(0, "a:QD")
+        Traceback (most recent call last):
+        core.actions.IllegalAction: it is not your turn: waiting for Bob
+        """
         if isinstance(action, str):
             action = Action.parse(action)
         refusal = reasons.why_illegal(self, seat, action)
@@ -451,7 +466,13 @@ class Game:
         return clone_game(self)
 
     def view(self, seat: int | None) -> View:
-        """What ``seat`` may see (None: a spectator in the group). Renderers and AIs only get this."""
+        """What ``seat`` may see (None: a spectator in the group). Renderers and AIs only get this.
+
+        >>> from core import Settings, new_game
+        >>> game = new_game(Settings.from_words("deck=24"), ["Ann", "Bob"], seed=7)
+        >>> len(game.view(1).hand), game.view(None).hand  # a spectator holds no cards, sees none
+        (6, ())
+        """
         from core.view import build_view
 
         return build_view(self, seat)

@@ -30,7 +30,7 @@ from adapters.discord.chatter import Chatter
 from adapters.discord.hands import HandRegistry, hand_parts
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
-from adapters.discord.views import build_view
+from adapters.discord.views import buttons_view
 from bot.adapter import MessageMemory
 from bot.effects import Effect, Message, Notice, Reply, Retract, ShowHand, ShownVersions, ShowTable
 from bot.outbox import DeliveredMarks, hand_mark, said_mark, said_marks
@@ -139,7 +139,7 @@ class Delivery:
         chat = chat_ref(effect.chat)
         record = await self.store.load(chat)
         game_id, _, message_id = record.messages.get("table", "").rpartition(":")
-        embed, view = to_embed(effect.message), build_view(layout(effect.message))
+        embed, view = to_embed(effect.message), buttons_view(layout(effect.message))
         channel = self.channel(effect.chat)
         content, quiet = turn_mention(effect), discord.AllowedMentions.none()
         self.table_writes += 1
@@ -231,7 +231,7 @@ class Delivery:
 
     async def post(self, chat: str, message: Message, content: str | None = None) -> discord.Message:
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
-        view = build_view(layout(message))
+        view = buttons_view(layout(message))
         return await self.channel(chat).send(
             content, embed=to_embed(message), allowed_mentions=mentions, **with_view(view)
         )

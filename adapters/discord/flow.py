@@ -23,7 +23,7 @@ from adapters.discord.delivery import PLATFORM, Delivery, chat_ref, hand_key
 from adapters.discord.hands import SAFETY, TOKEN_LIFETIME, HandRegistry, hand_parts, is_hand_message
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
-from adapters.discord.views import build_view
+from adapters.discord.views import buttons_view
 from bot import payloads
 from bot.effects import Alert, Effect, Message, Reply, ShowHand, ShowTable
 from bot.i18n import normalise_language
@@ -223,7 +223,7 @@ class InteractionFlow:
             if own_hand is not None:
                 await self._show_own_hand(interaction, own_hand, user)
             for reply in replies:
-                view = build_view(layout(reply.message))
+                view = buttons_view(layout(reply.message))
                 await self._send(
                     interaction, reply.private or not public, embed=to_embed(reply.message), view=view
                 )

@@ -24,7 +24,7 @@ import discord
 
 from adapters.discord.render import ButtonSpec, layout, to_embed
 from adapters.discord.texts import say
-from adapters.discord.views import build_view, dm_toggle_spec
+from adapters.discord.views import buttons_view, dm_toggle_spec
 from bot import payloads
 from bot.buttons import OpenHand
 from bot.effects import ShowHand
@@ -93,7 +93,7 @@ def hand_parts(
     if hand.game_id and not hand.final:
         label = say("no_dm" if in_dm else "dm_me", lang)
         switch = (dm_toggle_spec(not in_dm, hand_payload(hand), label),)
-    return to_embed(hand.message, extra_lines), build_view(
+    return to_embed(hand.message, extra_lines), buttons_view(
         layout(hand.message, switch, say("pick_card", lang))
     )
 

@@ -143,7 +143,7 @@ def dm_toggle_spec(on: bool, hand_payload: str, label: str) -> ButtonSpec:
     return ButtonSpec(label, custom_id=checked(f"{'dm' if on else 'nodm'}:{hand_payload}"))
 
 
-def build_view(rows: list[Row]) -> discord.ui.View | None:
+def buttons_view(rows: list[Row]) -> discord.ui.View | None:
     """A view of dynamic items only (nothing to keep per message); None when there are no buttons."""
     if not rows:
         return None

@@ -20,8 +20,8 @@ from adapters.local.text import message_text, payload_buttons
 from bot import buttons, payloads
 from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
-from bot.self_play import next_move, self_play_service
-from bot.session import ChatSession
+from bot.self_play import self_play_service
+from core import Action
 from storage.keys import ChatRef
 from storage.store import RedisGameStore
 
@@ -102,8 +102,8 @@ async def play_demo(store: RedisGameStore, options: DemoOptions, out: TextIO) ->
     for _press in range(MAX_PRESSES):
         if any(isinstance(e, Notice) for e in effects):
             break
-        session = (await service.queries.snapshot(chat)).session
-        seat_user, payload = seat_move(session, users, hands, options.ai)
+        move = await service.queries.self_play_move(chat, options.ai)
+        seat_user, payload = seat_move(move, users, hands)
         effects = await service.handle(Press(PLATFORM, seat_user, payload))
         printer.show(effects)
         hands = hand_buttons(hands, effects)
@@ -135,10 +135,9 @@ def hand_buttons(hands: dict[str, dict[str, str]], effects: list[Effect]) -> dic
 
 
 def seat_move(
-    session: ChatSession | None, users: list[User], hands: dict[str, dict[str, str]], level: str
+    move: tuple[str, Action] | None, users: list[User], hands: dict[str, dict[str, str]]
 ) -> tuple[User, str]:
-    """Who must act and the button of the move the AI picks for them (`bot.self_play.next_move`)."""
-    move = next_move(session, level)
+    """The person ``move`` is for and the button on their hand message that makes it."""
     if move is None:
         raise RuntimeError("the demo game is not waiting for a move")
     user_id, action = move

@@ -117,8 +117,8 @@ class TerminalGame:
     async def resume_or_clear(self) -> bool:
         """A game left running here is offered again; an abandoned lobby is closed."""
         _ = self.tr._
-        snapshot = await self.service.queries.snapshot(LOCAL_CHAT)
-        table, hand, kind = running_game_screen(snapshot, self.user.id, self.service.clock())
+        seen = await self.service.queries.seen(LOCAL_CHAT, self.user.id, lang=self.user.lang)
+        table, hand, kind = running_game_screen(seen, self.service.clock())
         if kind in ("lobby", "unreadable"):  # the service closes a lobby, and sets an unreadable record aside
             await self.command("cancel")
             return False
@@ -183,12 +183,12 @@ class TerminalGame:
         return await self.press_and_check(start.payload) == 0
 
     async def after_game(self) -> None:
+        """The standings, then how to see the game again: the last lines on screen when the prompt comes (the
+        result above says how to check the deal)."""
         _ = self.tr._
+        self.show(await self.command("stats"))
         if self.screen.game_id:
             self.screen.say(_("Replay this game with: durak-bot replay {id}").format(id=self.screen.game_id))
-            # TRANSLATORS: after a terminal game: the command that checks the deal's seal (docs/fairness.md)
-            self.screen.say(_("Check its deal with: durak-bot verify {id}").format(id=self.screen.game_id))
-        self.show(await self.command("stats"))
 
     async def play_until_over(self) -> int | None:
         """Read moves until the game ends (None) or the player leaves (an exit status)."""

@@ -60,7 +60,6 @@ from adapters.web.server import (
 )
 from adapters.web.sign_in_gate import SignInGate
 from bot.i18n import translator
-from bot.queries import session_id
 from bot.runtime.config import BotConfig
 from bot.service import GameService
 from storage.errors import StoreUnavailable
@@ -154,10 +153,10 @@ class DiscordPages(PlatformPages):
         self.instances.remember(signed.instance_id, signed.instance)
         tr = translator(signed.user.lang)
         try:
-            snapshot = await self.front.service.queries.snapshot(ChatRef(DISCORD, signed.channel_id))
+            seen = await self.front.service.queries.seen(ChatRef(DISCORD, signed.channel_id), signed.user.id)
         except StoreUnavailable:
             return unavailable(tr)
-        if snapshot.session is None:
+        if seen.header is None:
             text = tr._(
                 "There is no game in this channel yet: start one with /durak new, then open the table."
             )
@@ -165,7 +164,7 @@ class DiscordPages(PlatformPages):
         answer = {
             "token": self.sessions.issue(signed.user, signed.instance_id, signed.channel_id),
             "access_token": signed.access_token,
-            "ref": game_ref(signed.channel_id, session_id(snapshot.session)),
+            "ref": game_ref(signed.channel_id, seen.ref_id),
             "renew_in": RENEW_EVERY,
         }
         return web.json_response(answer)

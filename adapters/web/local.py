@@ -25,9 +25,8 @@ from adapters.web.sessions import LocalSessions, Viewer
 from bot import buttons
 from bot.effects import Alert, Effect, Message, ShowTable
 from bot.inputs import Command, Press, TimerDue, User
-from bot.queries import session_id
 from bot.service import GameService
-from bot.session import Lobby
+from bot.session import Playing
 from bot.timers import run_own_timers
 from storage.keys import LOCAL, ChatRef
 
@@ -58,10 +57,10 @@ async def open_game(service: GameService, user: User, options: WebPlayOptions) -
         )
 
     await command("settings", f"timer=0 lang={options.lang}")
-    session = (await service.queries.snapshot(WEB_CHAT)).session  # an unreadable one: a new game
-    if session is not None and not isinstance(session.header, Lobby) and session.game is not None:
-        return game_ref(CHAT_ID, session_id(session))
-    if session is not None:
+    seen = await service.queries.seen(WEB_CHAT, user.id)  # an unreadable record: a new game
+    if isinstance(seen.header, Playing):
+        return game_ref(CHAT_ID, seen.ref_id)
+    if seen.header is not None:
         await command("cancel")
     table = shown_table(await command("newgame", options.words))
     for _seat in range(options.players - 1):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import ipaddress
 import json
 import logging
@@ -39,13 +38,14 @@ from adapters.web.live import CLOSE_TOO_MANY, WRITER_LIMIT, LiveHub, Page, State
 from adapters.web.replay import ReplayCache, replay_json
 from adapters.web.sessions import LocalSessions, Viewer
 from adapters.web.state import started_state, viewer_state
+from adapters.web.strings import page_strings
 from bot import payloads
 from bot.effects import Alert, Effect
 from bot.game.archive import Archived, ArchiveError
 from bot.game.membership import MembershipCheck, refused_join
-from bot.i18n import Translator, translator
+from bot.i18n import Translator, normalise_language, translator
 from bot.inputs import Press, User
-from bot.queries import NotForYou, Sight, Snapshot
+from bot.queries import NotForYou, Seen, Sight
 from bot.render.analysis import analysis_state
 from bot.runtime.analyses import Analyses, Busy, Person, Progress
 from bot.runtime.ratelimit import PressLimiter
@@ -66,7 +66,6 @@ CLOSE_REASONS = {  # a close frame's reason (for logs and developers; the page s
 }
 MAX_BODY = 4096  # bytes of a press (a payload is at most 64), on any app the routes are mounted on
 REPLAY_CACHE_BYTES = 16 * 1024 * 1024  # built replays kept per process: ~230 of a 180-action game
-LANGS = ("en", "ru", "it")
 JSON = "application/json"
 NO_CACHE = "no-cache"  # the page and its files: kept, but revalidated before each use
 
@@ -231,28 +230,32 @@ class WebFrontEnd:
 
     # ---- the state ---------------------------------------------------------------------------------
 
-    def state_for(self, chat: ChatRef, snapshot: Snapshot, viewer: Viewer, game_id: str) -> State | None:
-        """The viewer's state JSON, when what they may see of the chat (`Snapshot.sight`) is something."""
-        session, lang = snapshot.session, viewer.user.lang
-        sight = snapshot.sight(game_id, viewer.user.id)
-        if session is None or sight is Sight.HIDDEN:
+    def state_for(self, chat: ChatRef, seen: Seen, lang: str) -> State | None:
+        """The viewer's state JSON, when what they may see of the chat (`Seen.sight`) is something."""
+        if seen.header is None or seen.sight is Sight.HIDDEN:
             return None
-        if sight is Sight.STARTED:  # the lobby's link: the game started
-            return started_state(chat.chat_id, snapshot.version, session, lang, self.clock())
-        seat = snapshot.seat(viewer.user.id)
-        return viewer_state(chat.chat_id, snapshot.version, session, seat, lang, self.clock(), snapshot.final)
+        if seen.sight is Sight.STARTED:  # the lobby's link: the game started
+            return started_state(chat.chat_id, seen, lang, self.clock())
+        return viewer_state(chat.chat_id, seen, lang, self.clock())
+
+    async def seen(self, chat: ChatRef, viewer: Viewer, game_id: str) -> State | None:
+        """The viewer's state JSON of the chat now, from the read side's `Seen` of them."""
+        lang = viewer.user.lang
+        return self.state_for(
+            chat, await self.service.queries.seen(chat, viewer.user.id, game_id, lang), lang
+        )
 
     async def render(self, chat: ChatRef, pages: list[Page]) -> list[tuple[Page, State | None]]:
         """Each page's state from one load of the chat. A state depends on the viewer only through their
-        seat and language, so pages alike (spectators, one person's two tabs) share one."""
-        snapshot = await self.service.queries.snapshot(chat, final=True)
+        seat, language and sight, so pages alike (spectators, one person's two tabs) share one."""
+        asked = [(page.viewer.user.id, page.game_id, page.viewer.user.lang) for page in pages]
+        seen = await self.service.queries.seen_by(chat, asked)
         built: dict[tuple[int | None, str, Sight], State | None] = {}
         states: list[tuple[Page, State | None]] = []
-        for page in pages:
-            user = page.viewer.user
-            key = (snapshot.seat(user.id), user.lang, snapshot.sight(page.game_id, user.id))
+        for page, theirs in zip(pages, seen, strict=True):
+            key = (theirs.seat, page.viewer.user.lang, theirs.sight)
             if key not in built:
-                built[key] = self.state_for(chat, snapshot, page.viewer, page.game_id)
+                built[key] = self.state_for(chat, theirs, page.viewer.user.lang)
             states.append((page, built[key]))
         return states
 
@@ -278,12 +281,7 @@ class WebFrontEnd:
     async def strings(self, request: web.Request) -> web.Response:
         """The page's own labels in the asked language (`adapters.web.strings`)."""
         tr = translator(request.query.get("lang") or asked_lang(request))
-        try:
-            module = importlib.import_module("adapters.web.strings")
-        except ModuleNotFoundError:
-            return web.json_response({})
-        labels: dict[str, str] = module.page_strings(tr)
-        return web.json_response(labels)
+        return web.json_response(page_strings(tr))
 
     async def session(self, request: web.Request) -> web.Response:
         """Trade the local game's one-time key for a session token (the key is spent)."""
@@ -305,8 +303,7 @@ class WebFrontEnd:
         if ref is None or chat is None:
             return failed(404, no_game_text(tr))
         try:
-            snapshot = await self.service.queries.snapshot(chat, final=True)
-            state = self.state_for(chat, snapshot, viewer, ref.game_id)
+            state = await self.seen(chat, viewer, ref.game_id)
         except StoreUnavailable:
             return unavailable(tr)
         if state is None:
@@ -437,11 +434,11 @@ class WebFrontEnd:
         if shown:
             await self.deliver(viewer.platform, payload.chat_id, shown)
         try:
-            snapshot = await self.service.queries.snapshot(chat, final=True)
+            state = await self.seen(chat, viewer, payload.game_id)
         except StoreUnavailable:
             return unavailable(tr)
         # what the service said with an applied press is a note ("You joined."), else the refusal's reason
-        answer: State = {"ok": applied, "state": self.state_for(chat, snapshot, viewer, payload.game_id)}
+        answer: State = {"ok": applied, "state": state}
         if said is not None:
             answer["note" if answer["ok"] else "reason"] = said
         return web.json_response(answer)
@@ -583,8 +580,7 @@ def revalidated(resource: web.AbstractResource) -> ResponseHook:
 def asked_lang(request: web.Request) -> str:
     """The page's language before the viewer is known: ``?lang=``, else the browser's first choice."""
     asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
-    code = asked.strip()[:2].lower()
-    return code if code in LANGS else "en"
+    return normalise_language(asked.split(",")[0].split(";")[0].strip())
 
 
 def not_signed_in(tr: Translator) -> str:

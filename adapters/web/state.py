@@ -1,13 +1,10 @@
 """One viewer's state JSON: what the page draws, built from the stored chat for that viewer only.
 
-Whether the viewer may see the chat at all, and which seat they hold in it, are the read side's answers
-(`bot.queries`, `Snapshot.sight` and `Snapshot.seat`); this turns a chat they may see into the contract's
-JSON for that seat.
-
-Everything about cards comes from `core.view.build_view(game, seat)` with the viewer's own seat (a
-spectator: None), never from another seat's view or the engine state itself; every text comes from the
-renderers the chats use (`bot.render`), so the page and the chat say the same thing in the same words. The
-page's own labels are in `adapters.web.strings`.
+What the viewer may see of the chat is the read side's answer (`bot.queries.Seen`: whether they may see it,
+their seat, their own seat's view, a finished game's result); this turns it into the contract's JSON. There
+is no engine state here, only the viewer's `core.View`, so no other seat's cards can be drawn. Every text
+comes from the renderers the chats use (`bot.render`), so the page and the chat say the same thing in the
+same words. The page's own labels are in `adapters.web.strings`.
 """
 
 from __future__ import annotations
@@ -17,20 +14,18 @@ from typing import Any
 from adapters.web.links import game_ref, replay_ref
 from bot.buttons import Move, Rematch
 from bot.effects import Message
-from bot.game.archive import FinalGame, result_message
 from bot.i18n import Translator, translator
 from bot.payloads import Payload
-from bot.queries import session_id
+from bot.queries import FinalSeen, Seen
 from bot.render.clock import turn_length
 from bot.render.hand import action_label, prompt
 from bot.render.hand_status import own_result
 from bot.render.lobby import render_lobby, seat_label
 from bot.render.rules import rule_lines, rules_in_short
 from bot.render.table import describe_event, waiting_for
-from bot.session import ChatSession, Finished, Lobby, Playing, Seat, TableEvent
-from core import Action, Game, Kind, Settings, View
+from bot.session import Finished, Lobby, Playing, Seat, TableEvent
+from core import Action, Kind, Settings, View
 from core.commitment import short
-from core.view import build_view
 
 State = dict[str, Any]
 RECENT_EVENTS = 5  # the events a page lists under the table
@@ -45,15 +40,16 @@ ACTION_KINDS = {
 }
 
 
-def started_state(chat_id: str, version: int, session: ChatSession, lang: str, now: float) -> State:
+def started_state(chat_id: str, seen: Seen, lang: str, now: float) -> State:
     """The state of `bot.queries.watch_offered`: phase "started", what to say, and the running game's ref to
     watch. No table: watching is the spectator's state of that ref, asked for when they choose to."""
-    header = session.header
+    header = seen.header
     assert isinstance(header, Playing)
     tr = translator(lang)
-    rules = rules_in_short(session.game.settings, tr) if session.game is not None else []
+    settings = Settings.from_words(seen.public.settings_words) if seen.public is not None else None
+    rules = rules_in_short(settings, tr) if settings is not None else []
     # the header alone: the state's common fields, with no game drawn (the page draws none for "started")
-    state = viewer_state(chat_id, version, ChatSession(header), None, lang, now)
+    state = viewer_state(chat_id, Seen(seen.version, seen.sight, header, None, seen.lang), lang, now)
     # TRANSLATORS: on the web page of someone not playing who opened the lobby's link, once its game started
     status = tr._("The game has started without you. You can watch it.")
     state.update(
@@ -67,25 +63,17 @@ def started_state(chat_id: str, version: int, session: ChatSession, lang: str, n
     return state
 
 
-def viewer_state(
-    chat_id: str,
-    version: int,
-    session: ChatSession,
-    seat: int | None,
-    lang: str,
-    now: float,
-    final: FinalGame | None = None,
-) -> State:
-    """The state JSON of the contract for the person holding ``seat`` (`Snapshot.seat`; None: a spectator)."""
+def viewer_state(chat_id: str, seen: Seen, lang: str, now: float) -> State:
+    """The state JSON of the contract for the viewer ``seen`` is of (their seat, or a spectator)."""
     tr = translator(lang)
-    header = session.header
+    header = seen.header
     state: State = {
-        "ref": game_ref(chat_id, session_id(session)),
-        "version": version,
+        "ref": game_ref(chat_id, seen.ref_id),
+        "version": seen.version,
         "now": now,  # the server's clock, for a countdown on a device whose clock is off
         "step": 0,
         "lang": tr.lang,
-        "you": seat,
+        "you": seen.seat,
         "seats": [],
         "trump": None,
         "trump_card": None,
@@ -105,15 +93,14 @@ def viewer_state(
     }
     if isinstance(header, Lobby):
         state.update(lobby_part(header, chat_id, tr))
-    elif isinstance(header, Playing) and session.game is not None:
-        game = session.game
-        state.update(game_part(chat_id, header.game_id, header.seats, game, build_view(game, seat), tr))
-        state.update(turn_part(header, game, build_view(game, seat), tr))
+    elif isinstance(header, Playing) and seen.own is not None:
+        state.update(game_part(chat_id, header.game_id, header.seats, seen.own, tr))
+        state.update(turn_part(header, seen.own, tr))
         state["events"] = event_lines(header.events, header.seats, tr)
         if header.deal_commitment:  # the seal alone: its salt stays secret until the game is over
             state["seal"] = tr._("Deal sealed: {seal}").format(seal=short(header.deal_commitment))
     elif isinstance(header, Finished):
-        state.update(finished_part(chat_id, header, seat, final, tr))
+        state.update(finished_part(chat_id, header, seen.seat, seen.final, tr))
     return state
 
 
@@ -134,7 +121,7 @@ def lobby_part(lobby: Lobby, chat_id: str, tr: Translator) -> State:
     }
 
 
-def game_part(chat_id: str, game_id: str, seats: list[Seat], game: Game, view: View, tr: Translator) -> State:
+def game_part(chat_id: str, game_id: str, seats: list[Seat], view: View, tr: Translator) -> State:
     """What the viewer's own view shows: seats as counts, the table, their hand, their legal moves."""
     names = [seat.name for seat in seats]
     settings = Settings.from_words(view.settings_words)
@@ -165,7 +152,7 @@ def game_part(chat_id: str, game_id: str, seats: list[Seat], game: Game, view: V
     }
 
 
-def turn_part(header: Playing, game: Game, view: View, tr: Translator) -> State:
+def turn_part(header: Playing, view: View, tr: Translator) -> State:
     """The clock and the status line: the viewer's own prompt when it is their move."""
     part: State = {}
     acting = view.to_act
@@ -178,7 +165,7 @@ def turn_part(header: Playing, game: Game, view: View, tr: Translator) -> State:
 
 
 def finished_part(
-    chat_id: str, header: Finished, seat: int | None, final: FinalGame | None, tr: Translator
+    chat_id: str, header: Finished, seat: int | None, final: FinalSeen | None, tr: Translator
 ) -> State:
     """A game that is over: its last position when the archive has it, the result, and Rematch."""
     teams = Settings.from_words(header.words).teams
@@ -190,21 +177,16 @@ def finished_part(
     }
     rematch = Payload(chat_id, header.game_id, 0, Rematch()).encode()
     part["buttons"] = [{"label": tr._("Rematch"), "payload": rematch}]
-    if final is None or final.game.result is None:
+    if final is None:
         return part
-    game, result = final.game, final.game.result
-    part.update(game_part(chat_id, header.game_id, header.seats, game, build_view(game, seat), tr))
+    part.update(game_part(chat_id, header.game_id, header.seats, final.view, tr))
     part["status"] = tr._("The game is over.")
     part["events"] = event_lines(final.events, header.seats, tr)
-    # the chat keeps who sat where; the archive, whose seats the AI finished for them (rules.md §9.6)
-    seats = [s.model_copy(update={"autopilot": n in final.by_ai}) for n, s in enumerate(header.seats)]
-    message = result_message(game, seats, chat_id, header.game_id, tr)
-    assert message is not None  # the game has a result
     part["result"] = {
-        "lines": plain_lines(message),
-        "you": own_result(result, seat, tr, seat in final.by_ai) if seat is not None else "",
+        "lines": plain_lines(final.result_message),
+        "you": own_result(final.result, seat, tr, seat in final.by_ai) if seat is not None else "",
     }
-    part["buttons"] = payload_buttons(message)
+    part["buttons"] = payload_buttons(final.result_message)
     if seat is not None:  # the game step by step, ./?ref=<this> (replay.html): its players' only (may_watch)
         part["replay"] = replay_ref(chat_id, header.game_id)
     return part

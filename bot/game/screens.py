@@ -16,7 +16,7 @@ from core import Game
 
 def current_table(ctx: Context, header: Playing, game: Game) -> ShowTable:
     """The table as the stored game draws it now, in the chat's language."""
-    message = render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang), ctx.opens_app)
+    message = render_table(header, game.view(None), ctx.chat_id, ctx.tr(header.lang), ctx.opens_app)
     in_play = (
         not game.is_over
     )  # drawn again (a stale press, a recovery): at the spectators' pace as any other
@@ -73,7 +73,7 @@ def screen_changes(
     effects: list[Effect] = [
         ShowTable(
             ctx.chat_id,
-            render_table(header, game.view(None), ctx.chat_id, ctx.now, ctx.tr(header.lang), ctx.opens_app),
+            render_table(header, game.view(None), ctx.chat_id, ctx.tr(header.lang), ctx.opens_app),
             header.game_id,
             turn_user=turn_user(header, game),
             announce=announce,

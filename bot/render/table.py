@@ -112,9 +112,7 @@ def pair_text(attack: Card, cover: Card | None, tr: Translator) -> str:
     return tr._("{card} beaten by {cover}").format(card=card(attack), cover=card(cover))
 
 
-def render_table(
-    session: Playing, view: View, chat_id: str, now: float, tr: Translator, app: bool = False
-) -> Message:
+def render_table(session: Playing, view: View, chat_id: str, tr: Translator, app: bool = False) -> Message:
     """``app``: the chat's platform has the web app: an "Open table" button beside "My hand"."""
     _ = tr._
     names = [seat.name for seat in session.seats]

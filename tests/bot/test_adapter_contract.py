@@ -39,7 +39,9 @@ ADAPTER_MODULES = {
     # the renderers the web page and the terminal draw with, so they say what the chats say
     "bot.render.text", "bot.render.table", "bot.render.hand", "bot.render.hand_layout",
     "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.clock",
-    "bot.game.last_actions", "bot.render.analysis",
+    "bot.render.analysis",
+    # a finished game step by step, built in the bot from its archive (the adapter holds no game)
+    "bot.render.replay",
     # a finished game's analysis, computed in the AI pool for the replay page and the terminal (issue 29)
     "bot.runtime.analyses", "bot.runtime.ai_work",
     # a game the AI plays for every person's seat: the terminal demo's service and each next move
@@ -114,6 +116,56 @@ def store_reaches(path: Path) -> list[str]:
 
 def test_no_adapter_reads_the_services_store_only_its_read_side() -> None:
     assert [where for path in adapter_sources() for where in store_reaches(path)] == []
+
+
+# What holds a whole game, every seat's cards in it: an adapter is given a viewer's `Seen` (bot/queries.py)
+# and draws from that, so no adapter can show a seat's cards to anyone else (docs/adapters.md).
+WHOLE_GAME = {
+    ("core", "Game"), ("core.game", "Game"), ("core.view", "build_view"), ("bot.session", "ChatSession"),
+    ("bot.game.archive", "first_position"), ("bot.game.archive", "replayed"),
+    ("bot.game.archive", "final_position"), ("bot.game.archive", "FinalGame"), ("bot.queries", "Snapshot"),
+}  # fmt: skip
+
+
+def whole_game_reaches(path: Path) -> list[str]:
+    """Where a file imports what holds a whole game (`WHOLE_GAME`) or asks the read side for the stored
+    session itself (``queries.snapshot(...)``) rather than what its viewer may see."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found += [
+                f"{where} {node.module}.{a.name}" for a in node.names if (node.module, a.name) in WHOLE_GAME
+            ]
+        elif isinstance(node, ast.Import):
+            found += [f"{where} {a.name}" for a in node.names if a.name in ("core.game", "core.view")]
+        elif isinstance(node, ast.Attribute) and node.attr in ("snapshot", "session", "game"):
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+            if name in ("queries", "snapshot", "seen"):
+                found.append(f"{where} {name}.{node.attr}")
+    return found
+
+
+def test_no_adapter_holds_a_game_only_what_its_viewer_may_see() -> None:
+    assert [where for path in adapter_sources() for where in whole_game_reaches(path)] == []
+
+
+def test_the_whole_game_check_finds_a_game_taken_from_the_read_side() -> None:
+    """`whole_game_reaches` can fail: an adapter that draws from the stored session is caught."""
+    leaky = ROOT / "adapters" / "_leaky_example.py"
+    try:
+        leaky.write_text(
+            "from core import Game\n"
+            "async def draw(service, chat):\n"
+            "    snapshot = await service.queries.snapshot(chat)\n"
+            "    return snapshot.session.game\n",
+            encoding="utf-8",
+        )
+        found = whole_game_reaches(leaky)
+    finally:
+        leaky.unlink()
+    assert {text.split(" ", 1)[1] for text in found} == {"core.Game", "queries.snapshot", "snapshot.session"}
 
 
 def spelled_ids(path: Path) -> list[str]:

@@ -44,7 +44,7 @@ def symbols(cards: object) -> set[str]:
 
 def check_step(game: Game, header: Playing, public: set[str]) -> None:
     tr = translator("en")
-    table = render_table(header, game.view(None), "-1", 0.0, tr)
+    table = render_table(header, game.view(None), "-1", tr)
     leaked = shown_cards(table) - public
     assert not leaked, f"the public table shows {leaked} at step {game.step}"
     for seat in range(len(game.players)):

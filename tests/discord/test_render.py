@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.discord.render import SelectSpec, layout, to_embed
-from adapters.discord.views import DirectMessageToggle, ServiceButton, build_view
+from adapters.discord.views import DirectMessageToggle, ServiceButton, buttons_view
 from bot.buttons import named
 from bot.effects import Button, Message, Span
 from bot.payloads import Payload
@@ -49,7 +49,7 @@ def test_more_cards_than_buttons_allow_become_select_menus_with_every_move() -> 
     assert first.placeholder == "Play a card… (1/2)"
     every = [payload for select in (first, second) for _, payload in select.options]
     assert every == [b.payload for row in many.buttons[:-1] for b in row]
-    view = build_view(rows)
+    view = buttons_view(rows)
     assert view is not None and [type(i).__name__ for i in view.children] == [
         "CardSelect",
         "CardSelect",
@@ -68,7 +68,7 @@ def test_the_adapters_extra_button_is_dropped_first_when_there_is_no_room() -> N
 
 def test_custom_ids_carry_the_payload_and_never_exceed_100_characters() -> None:
     longest = Payload("-" + "9" * 23, "z" * 12, 999999, named("c:5:TS")).encode()
-    view = build_view(layout(Message(lines=(), buttons=((Button("x", longest),),))))
+    view = buttons_view(layout(Message(lines=(), buttons=((Button("x", longest),),))))
     assert view is not None
     (item,) = view.children
     assert isinstance(item, ServiceButton) and item.payload == longest
@@ -80,4 +80,4 @@ def test_custom_ids_carry_the_payload_and_never_exceed_100_characters() -> None:
 
 
 def test_a_message_without_buttons_has_no_view() -> None:
-    assert build_view(layout(message([line("closed")]))) is None
+    assert buttons_view(layout(message([line("closed")]))) is None

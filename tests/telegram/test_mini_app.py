@@ -118,7 +118,7 @@ def cards_in_hand_message(world: World, person: FakeUser) -> set[str]:
 async def table_as_stored(world: World, group: FakeChat) -> str:
     session = await world.session(group)
     assert session is not None and isinstance(session.header, Playing) and session.game is not None
-    table = render_table(session.header, session.game.view(None), str(group.id), 0.0, translator("en"), True)
+    table = render_table(session.header, session.game.view(None), str(group.id), translator("en"), True)
     return table.plain_text
 
 

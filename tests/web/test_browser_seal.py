@@ -13,8 +13,8 @@ import pytest
 from aiohttp import web
 from playwright.async_api import Browser
 
-from adapters.web.replay import replay_state
 from bot.game.archive import revealed_deal
+from bot.render.replay import replay_state
 from core.commitment import CHECKS
 from tests.bot.tampered_deals import DealRecord, deal_records, never_played_swaps, random_rule_records
 from tests.fakes.local_server import on_loopback

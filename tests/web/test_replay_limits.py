@@ -42,7 +42,7 @@ class Builds:
                 self.release.wait(10)
             return first_position(record)
 
-        monkeypatch.setattr("adapters.web.replay.first_position", counted)
+        monkeypatch.setattr("bot.render.replay.first_position", counted)
 
     @property
     def count(self) -> int:

@@ -1,5 +1,6 @@
 """A page's state never holds a card only another player may see: checked at every step of many random
-games, for every seat and for a spectator, in the JSON exactly as it is sent (card codes and card symbols)."""
+games, for every seat and for a spectator, from what the read side lets each of them see (`bot.queries.Seen`)
+to the JSON exactly as it is sent (card codes and card symbols)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 from adapters.web.state import viewer_state
 from bot.game.archive import FinalGame
+from bot.queries import Snapshot, seen_in
 from bot.session import ChatSession, Finished
 from core import Card, Game
 from core.cards import CARDS
@@ -24,8 +26,10 @@ def cards_in(state: dict[str, object]) -> set[Card]:
 
 
 def check_states(session: ChatSession, game: Game, public: set[Card], final: FinalGame | None = None) -> None:
+    snapshot = Snapshot(7, session, final=final)
     for seat in [None, *range(len(game.players))]:
-        state = viewer_state("-1", 7, session, seat, "en", 0.0, final)
+        user_id = session.header.seats[seat].user_id if seat is not None else "a spectator"
+        state = viewer_state("-1", seen_in(snapshot, user_id), "en", 0.0)
         own = set(game.hand(seat)) if seat is not None else set()
         leaked = cards_in(state) - public - own
         assert not leaked, f"the state of seat {seat} holds {leaked} at step {game.step}"
