@@ -84,6 +84,11 @@ class Replay:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowDeal:
+    """The result's "The deal" button: the order the deal was sealed with, to whoever asks, in private."""
+
+
+@dataclass(frozen=True, slots=True)
 class ConfirmSurrender:
     """Seat ``seat`` confirms the surrender it asked for ``asked`` seconds into the game (rules.md §7.7)."""
 
@@ -110,6 +115,7 @@ Button = (
     | OpenHand
     | Rematch
     | Replay
+    | ShowDeal
     | ConfirmSurrender
     | Move
 )
@@ -125,6 +131,7 @@ _PLAIN: dict[str, Button] = {
     "H": OpenHand(),
     "R": Rematch(),
     "V": Replay(),
+    "O": ShowDeal(),
 }
 _LETTER = {type(button): letter for letter, button in _PLAIN.items()}
 _SURRENDER = re.compile(r"Y([0-9]{1,2}):([0-9a-z]{1,7})")

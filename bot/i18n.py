@@ -1,8 +1,10 @@
-"""Translations through gettext catalogs (English source strings; Russian and Italian catalogs).
+"""Translations through gettext catalogs: English source strings, a catalog for each other language of
+`LANGUAGES` (docs/i18n.md says how one is added).
 
 Catalogs live in ``bot/locale/<lang>/LC_MESSAGES/durak.po`` and are compiled to ``.mo`` with Babel
-(``pybabel compile -d bot/locale -D durak``); plural forms come from each catalog's Plural-Forms header, so
-Russian gets 1 карта, 2 карты, 5 карт. Renderers receive a `Translator` and never read a global language.
+(``scripts/i18n.sh``); plural forms come from each catalog's Plural-Forms header, Babel's own for the
+language, so Russian gets 1 карта, 2 карты, 5 карт and Polish 1 karta, 2 karty, 5 kart. Renderers receive a
+`Translator` and never read a global language.
 """
 
 from __future__ import annotations
@@ -13,12 +15,26 @@ from pathlib import Path
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "durak"
-LANGUAGES = ("en", "ru", "it")
+# The languages we speak, each with its name in itself (Discord's language choice, docs): the one list the
+# catalogs, the platforms' command menus, the page and the command line read.
+LANGUAGE_NAMES = {
+    "en": "English",
+    "ru": "Русский",
+    "it": "Italiano",
+    "uk": "Українська",
+    "de": "Deutsch",
+    "es": "Español",
+    "pl": "Polski",
+    "cs": "Čeština",
+}
+LANGUAGES = tuple(LANGUAGE_NAMES)
 DEFAULT_LANGUAGE = "en"
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)  # the languages with a catalog
 
 
 def normalise_language(code: str | None) -> str:
-    """Map a platform's language code (``ru-RU``, ``it``, ``pt-br``) to one we speak, else English."""
+    """Map a platform's language code (``ru-RU``, ``uk``, ``de-AT``, ``es-419``) to one we speak: a regional
+    one to its base language, an unknown one (``pt-BR``) to English."""
     base = (code or "").replace("_", "-").split("-")[0].lower()
     return base if base in LANGUAGES else DEFAULT_LANGUAGE
 

@@ -12,7 +12,7 @@ from bot.names import shown_name
 class User:
     id: str  # platform user id, as text
     name: str  # display name as typed by the user (escaped by the adapters, never trusted)
-    lang: str = "en"  # the language the platform reports for this user (en, ru, it; others fall back to en)
+    lang: str = "en"  # the language the platform reports for this user (a regional code to its base, one we do not speak to en: `bot.i18n`)
 
     def __post_init__(self) -> None:
         """Every name enters here: it is kept without the characters that rearrange a line (`bot.names`)."""

@@ -131,6 +131,11 @@ class Finished(Stored):
     chat_title: str = ""
     lang: str = "en"
     thread_id: str = ""
+    # the deal as sealed and revealed (`core.commitment`): shown to whoever presses the result's "The deal"
+    # (`bot.game.finish.deal_shown`), never in the group; empty for a game without a seal
+    deal_commitment: str = Field(default="", exclude_if=lambda value: not value)
+    deal_salt: str = Field(default="", exclude_if=lambda value: not value)
+    deal_order: str = Field(default="", exclude_if=lambda value: not value)
 
 
 Header = Lobby | Playing | Finished

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import ValidationError
 
 from bot.adapter import SERVED_PLATFORMS, RunPlatform
+from bot.i18n import LANGUAGES
 from bot.runtime.config import BotConfig
 from cli.archive import replay, verify
 from cli.stores import local_data_dir, open_store_or_explain
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("durak.main")
 
 LEVELS = ("easy", "normal", "hard")
-LANGS = ("en", "ru", "it")
+LANGS = LANGUAGES
 NO_PLATFORM = "\n".join(
     [
         "Nothing to serve: set at least one of",

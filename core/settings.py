@@ -139,8 +139,12 @@ class Settings(BaseModel):
 _BARE_WORDS: dict[str, tuple[str, object]] = {
     "classic": ("mode", "classic"),
     "podkidnoy": ("mode", "classic"),
+    "подкидной": ("mode", "classic"),  # the variants' own names in Russian and Ukrainian
+    "підкидний": ("mode", "classic"),
     "transfer": ("mode", "transfer"),
     "perevodnoy": ("mode", "transfer"),
+    "переводной": ("mode", "transfer"),
+    "перевідний": ("mode", "transfer"),
     "neighbours": ("throw_in", "neighbours"),
     "neighbors": ("throw_in", "neighbours"),
     "auto": ("throw_in", "auto"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Gettext catalogs of the bot with Babel: extract the English msgids from bot/**.py and adapters/**.py into the template,
-# merge it into the Russian and Italian catalogs, and compile them to the .mo files that are committed
+# merge it into the catalog of each language of bot.i18n.LANGUAGES, and compile them to the .mo files that are committed
 # next to the .po files (so an editable install needs no build step). See docs/i18n.md.
 #
 #   scripts/i18n.sh            extract + update + compile (the usual run after changing strings)
@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 LOCALE_DIR=bot/locale
 DOMAIN=durak
 POT="$LOCALE_DIR/$DOMAIN.pot"
-LANGS=(ru it)
+# the languages with a catalog: declared once, in bot/i18n.py (a new one starts with `pybabel init`, below)
+read -r -a LANGS <<< "$(python -c 'from bot.i18n import TRANSLATED; print(" ".join(TRANSLATED))')"
 
 extract() {
     mkdir -p "$LOCALE_DIR"
@@ -44,7 +45,7 @@ compile() {
 
 check() {
     # the template against the code, every catalog complete and in sync with its .mo, plural forms right
-    python -m pytest -q -p no:cacheprovider tests/bot/test_i18n.py
+    python -m pytest -q -p no:cacheprovider tests/bot/test_i18n.py tests/bot/test_text_limits.py
 }
 
 case "${1:-all}" in

@@ -1,8 +1,9 @@
 """The ``/durak`` slash command group: one subcommand per command of `bot.commands.table` shown on Discord.
 
 Each subcommand becomes one service `Command` (``help``'s answer gets Discord's command names).
-Names and descriptions are `locale_str`; `CommandTranslator` gives Discord the Russian and Italian ones
-when the tree is synced. ``words`` completes the last word typed from the words ``/newgame`` accepts.
+Names and descriptions are `locale_str`; `CommandTranslator` gives Discord those of every language we speak
+(`bot.i18n.LANGUAGES`: Discord's ``es-ES`` and ``es-419`` both get Spanish) when the tree is synced.
+``words`` completes the last word typed from the words ``/newgame`` accepts.
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ from discord.app_commands import locale_str as _t
 from adapters.discord.texts import COMMAND_DESCRIPTIONS, COMMAND_NAMES
 from bot.commands.table import COMMANDS, DISCORD_NAME, CommandSpec, OnDiscord, Place, offered_in
 from bot.effects import Message
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, normalise_language, translator
 from core.settings import TIMER_MAX, TIMER_MIN, accepted_words
 
 Interaction = discord.Interaction[Any]
 TIMER_EXAMPLES = (0, TIMER_MIN, 30, 60, 120, TIMER_MAX)
-LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "it": "Italiano"}
 
 
 def localisations() -> dict[str, dict[str, str]]:
@@ -46,7 +46,7 @@ def localisations() -> dict[str, dict[str, str]]:
 
 
 class CommandTranslator(app_commands.Translator):
-    """Russian and Italian names and descriptions (`localisations`); English is the source text."""
+    """The names and descriptions in each language we speak (`localisations`); English is the source text."""
 
     texts = localisations()
 
@@ -56,7 +56,7 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
-        return self.texts.get(string.message, {}).get(locale.value.split("-")[0])
+        return self.texts.get(string.message, {}).get(normalise_language(locale.value))
 
 
 def word_choices() -> list[str]:
@@ -203,13 +203,22 @@ ENTRY_POINT_NAME = "launch"
 ENTRY_POINT_DESCRIPTION = COMMAND_DESCRIPTIONS[-1]
 
 
+def discord_localisations(english: str) -> dict[str, str]:
+    """``english`` in each Discord locale a language we speak covers, keyed by Discord's locale ("es-ES" and
+    "es-419" both Spanish): the form of a raw command's ``*_localizations``, which Discord refuses with any
+    other key (a bare "es")."""
+    texts = CommandTranslator.texts.get(english, {})
+    by_locale = {locale.value: texts.get(normalise_language(locale.value)) for locale in discord.Locale}
+    return {locale: text for locale, text in by_locale.items() if text is not None}
+
+
 def entry_point_command() -> dict[str, Any]:
     return {
         "name": ENTRY_POINT_NAME,
         "type": 4,
         "handler": 2,
         "description": ENTRY_POINT_DESCRIPTION,
-        "description_localizations": CommandTranslator.texts.get(ENTRY_POINT_DESCRIPTION, {}),
+        "description_localizations": discord_localisations(ENTRY_POINT_DESCRIPTION),
         "integration_types": [0, 1],  # guild install, user install
         "contexts": [0, 1, 2],  # guild channels, the bot's DMs, group DMs
     }

@@ -36,7 +36,7 @@ from adapters.web.telegram_pages import TelegramPages, telegram_pages
 from bot.adapter import MessageMemory
 from bot.commands.table import Place, offered_in
 from bot.effects import Effect
-from bot.i18n import translator
+from bot.i18n import TRANSLATED, translator
 from bot.inputs import TimerDue
 from bot.runtime.config import BotConfig
 from bot.runtime.logs import keep_secret
@@ -50,7 +50,7 @@ START_RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)  # seconds between t
 STOP_DRAIN = 10.0  # seconds queued messages get to go out when the bot stops (STOP_TIMEOUT)
 
 ALLOWED_UPDATES = ["message", "callback_query"]
-COMMAND_LANGUAGES = ("", "ru", "it")  # "" is every other language: English
+COMMAND_LANGUAGES = ("", *TRANSLATED)  # "" is every other language: English
 
 
 async def connected(application: Application, delays: Sequence[float]) -> None:  # type: ignore[type-arg]

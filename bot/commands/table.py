@@ -52,7 +52,7 @@ EVERY_CHAT = frozenset({Place.TELEGRAM, Place.DISCORD})
 @dataclass(frozen=True)
 class OnDiscord:
     """The command as a subcommand of ``/durak``: Discord's own name and description, in English; the
-    catalogs give the Russian and Italian that Russian and Italian clients see (the name as a msgid of the
+    catalogs give what clients in each of our other languages see (the name as a msgid of the
     context "Discord command", so a short word cannot clash with another msgid)."""
 
     name: str  # lowercase, 1-32 word characters; also what the service is sent (a name or alias below)

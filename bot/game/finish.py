@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from bot import ratings
 from bot.context import Context
-from bot.decision import FINISHED_TTL, Decision
-from bot.effects import Notice
+from bot.decision import FINISHED_TTL, Decision, show
+from bot.effects import Alert, Notice, Reply
 from bot.game.archive import archive, seal_of
 from bot.game.clock import retract_reminder
 from bot.game.scoring import counted, left_to_ai
 from bot.game.screens import screen_changes
 from bot.game.seats import retract_open_private
-from bot.render.summary import render_result
+from bot.inputs import User
+from bot.render.summary import RevealedSeal, deal_message, render_result
 from bot.session import ChatSession, Finished, Playing
 from core import Game
 from storage.models import GameOutcome, PlayerOutcome
@@ -46,6 +47,7 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         ],
         season=header.season,
     )
+    deal = seal_of(header, game)
     effects = screen_changes(ctx, before, header.model_copy(update={"turn_deadline": None}), game)
     effects.append(
         Notice(
@@ -60,7 +62,7 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
                 changes,
                 replay=ctx.opens_app,
                 unrated=not ratings.compares_people(header.seats, teams),
-                deal=seal_of(header, game),
+                deal=deal,
             ),
             final=True,
         )
@@ -79,6 +81,9 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         chat_title=header.chat_title,
         lang=header.lang,
         thread_id=header.thread_id,
+        deal_commitment=deal.commitment if deal else "",
+        deal_salt=deal.salt if deal else "",
+        deal_order=deal.order if deal else "",
     )
     durak = header.seats[result.durak].user_id if result.durak is not None else None
     return Decision(
@@ -90,3 +95,12 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         last_durak=durak,
         clear_last_durak=durak is None,
     )
+
+
+def deal_shown(ctx: Context, header: Finished, user: User) -> Decision:
+    """The result's "The deal": the sealed order, to whoever pressed, in private (never in the group)."""
+    tr = ctx.tr(user.lang)
+    if not header.deal_order:
+        return show(Alert(user.id, tr._("This game's deal was not sealed."), show_alert=True))
+    deal = RevealedSeal(header.deal_commitment, header.deal_salt, header.deal_order)
+    return show(Reply(ctx.chat_id, deal_message(deal, header.game_id, tr), private=True, user_id=user.id))

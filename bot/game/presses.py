@@ -15,7 +15,7 @@ from bot import buttons
 from bot.context import Context
 from bot.decision import Decision, show
 from bot.effects import Alert
-from bot.game import lobby, moves, surrender
+from bot.game import finish, lobby, moves, surrender
 from bot.inputs import User
 from bot.payloads import Payload
 from bot.session import ChatSession, Finished, Lobby, Playing
@@ -43,6 +43,12 @@ def _decided(ctx: Context, session: ChatSession | None, user: User, payload: Pay
         and payload.game_id == header.game_id
     ):
         return lobby.rematch(ctx, header, user)
+    if (
+        isinstance(header, Finished)
+        and isinstance(button, buttons.ShowDeal)
+        and payload.game_id == header.game_id
+    ):
+        return finish.deal_shown(ctx, header, user)
     _ = ctx.tr(user.lang)._
     if ctx.record.version == 0:  # versions outlive games: a chat with none lost its data with the store
         text = _("This game was lost in a server fault: start a new one with /newgame.")

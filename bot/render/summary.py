@@ -6,17 +6,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.buttons import Rematch, Replay
+from bot.buttons import Rematch, Replay, ShowDeal
 from bot.effects import Button, Line, Message
 from bot.i18n import Translator
 from bot.names import shown_name
 from bot.payloads import Payload
 from bot.ratings import PROVISIONAL_GAMES, Change, ordinal
 from bot.render.lobby import not_rated_text, seat_name
-from bot.render.text import bold, line, message
+from bot.render.text import bold, card, line, message, mono
 from bot.session import Seat
 from core import Result
-from core.commitment import short
+from core.commitment import PREFIX, short
 from storage.models import PlayerStats
 
 
@@ -45,9 +45,11 @@ def render_result(
     unrated: bool = False,
     deal: RevealedSeal | None = None,
 ) -> Message:
-    """The result, with Rematch; ``replay``: also the Replay button, which opens the game step by step in the
-    web app (only where the chat's platform has one: `Context.opens_app`); ``unrated``: the game compared no
-    two people (`bot.ratings.compares_people`), which is said, so nobody wonders where their rating went."""
+    """The result in a few lines: the headline, then everyone's place with their points and how much their
+    rating moved, then the sealed deal as one line saying how to check it; Rematch, The deal (its order, to
+    whoever asks, in private: never engine codes in the group) and, where the chat's platform has the web
+    app (`Context.opens_app`), Replay. ``unrated``: the game compared no two people
+    (`bot.ratings.compares_people`), which is said, so nobody wonders where their rating went."""
     _ = tr._
     names = [seat_name(s, tr) for s in seats]
     if result.draw:
@@ -59,30 +61,46 @@ def render_result(
     else:
         headline = _("Game over: {who} is the durak!").format(who=names[result.durak or 0])
     lines = [line(bold(headline))]
+    placed = [*result.order_out, *(seat for seat in range(len(seats)) if seat not in result.order_out)]
+    for place, seat in enumerate(placed, start=1):
+        change = changes[seat] if seat < len(changes) else None
+        lines.append(line(place_text(place, names[seat], points[seat], seat == result.durak, change, tr)))
     if result.reason == "surrender" and len(result.order_out) > 1:  # rules.md §7.7: more than a winner
         lines.append(line(_("Players still holding cards are placed by how many they held, fewest first.")))
-    for place, seat in enumerate(result.order_out, start=1):
-        gained = f" (+{points[seat]})" if points[seat] else ""
-        lines.append(line(f"{place}. {names[seat]}{gained}"))
-    if deal is not None:
-        lines.extend(deal_lines(deal, tr))
-    if any(change is not None for change in changes):
-        placed = [*result.order_out, *(seat for seat in range(len(seats)) if seat not in result.order_out)]
-        shown = ", ".join(
-            f"{names[seat]} {rating_change(change)}"
-            for seat in placed
-            if (change := changes[seat]) is not None
-        )
-        # TRANSLATORS: after a game: each person's rating (mu - 3 sigma) and its change, "Ann 27.3 (+1.2)"
-        lines.append(line(_("Ratings: {changes}").format(changes=shown)))
-    elif unrated:
+    if unrated and not any(change is not None for change in changes):
         lines.append(line(not_rated_text(tr)))
-    rematch = Button(_("Rematch"), Payload(chat_id, game_id, 0, Rematch()).encode())
-    if not replay:
-        return message(lines, [[rematch]])
-    # TRANSLATORS: button under a game's result: opens the game step by step, every hand shown
-    watch = Button(_("Replay"), Payload(chat_id, game_id, 0, Replay()).encode(), opens_app=True)
-    return message(lines, [[rematch, watch]])
+    if deal is not None:
+        lines.append(line(deal_line(deal, game_id, tr)))
+    row = [Button(_("Rematch"), Payload(chat_id, game_id, 0, Rematch()).encode())]
+    if deal is not None:
+        # TRANSLATORS: button under a game's result: sends the presser the deck's order as sealed at the start
+        row.append(Button(_("The deal"), Payload(chat_id, game_id, 0, ShowDeal()).encode()))
+    if replay:
+        # TRANSLATORS: button under a game's result: opens the game step by step, every hand shown
+        row.append(Button(_("Replay"), Payload(chat_id, game_id, 0, Replay()).encode(), opens_app=True))
+    return message(lines, [row])
+
+
+def place_text(place: int, name: str, points: int, durak: bool, change: Change | None, tr: Translator) -> str:
+    """ "1. Ann (+3) · rating +1.2", "2. Bob, the durak · rating −0.8": a place, and how much the game moved
+    its rating (where a rating stands is /stats's and /me's: after a first game it is near 0 or below,
+    which reads as a penalty here)."""
+    _ = tr._
+    text = f"{place}. {name}"
+    if points:
+        text += f" (+{points})"
+    if durak:
+        # TRANSLATORS: after the durak's name in the result's list of places
+        text += _(", the durak")
+    if change is not None:
+        # TRANSLATORS: how much a game moved a person's rating: "rating +1.2", "rating −0.8"
+        text += " · " + _("rating {change}").format(change=signed(change.delta))
+    return text
+
+
+def signed(value: float) -> str:
+    """+1.2, −0.8 (a minus sign, not a hyphen)."""
+    return f"{value:+.1f}".replace("-", "−")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,23 +112,32 @@ class RevealedSeal:
     order: str
 
 
-def deal_lines(deal: RevealedSeal, tr: Translator) -> list[Line]:
-    """The seal shown at the start, opened: the order and the salt, and how to check them."""
+def deal_line(deal: RevealedSeal, game_id: str, tr: Translator) -> str:
+    """The seal shown at the start, and how anyone checks it: one line, no cards."""
+    # TRANSLATORS: under a result; {seal} is the hash shown on the table from the start, {game} the game's id
+    return tr._(
+        "The deal was sealed at the start ({seal}): check it on the replay, or with durak-bot verify {game}."
+    ).format(seal=short(deal.commitment), game=game_id)
+
+
+def deal_message(deal: RevealedSeal, game_id: str, tr: Translator) -> Message:
+    """The revealed deal for whoever asked ("The deal"): the order in cards, and how to check it by hand."""
     _ = tr._
-    # TRANSLATORS: under a result: the deck's order as dealt, revealed now; {seal} is the hash shown at the start
-    opened = _("The deal sealed at the start ({seal}) was: {order}").format(
-        seal=short(deal.commitment), order=deal.order
+    heading = _("The deal sealed at the start ({seal}), first card dealt first:").format(
+        seal=short(deal.commitment)
     )
-    # TRANSLATORS: under a result: how anyone can check the seal; keep "durak-deal-v1|salt|order" as it is
-    check = _(
-        "Salt {salt}: SHA-256 of durak-deal-v1|salt|order gives the seal; the replay checks it."
-    ).format(salt=deal.salt)
-    return [line(opened), line(check)]
-
-
-def rating_change(change: Change) -> str:
-    """The rating after the game and how much it moved: "27.3 (+1.2)"."""
-    return f"{shown_rating(change.shown)} ({change.delta:+.1f})".replace("-", "−")
+    by_hand = _("To check it by hand: the SHA-256 of the text below is the seal shown at the start.")
+    by_bot = _("Or let the bot check it: durak-bot verify {game}, or the replay.").format(game=game_id)
+    cards_dealt = " ".join(card(code) for code in deal.order.split())
+    return message(
+        [
+            line(bold(heading)),
+            line(cards_dealt),
+            line(by_hand),
+            line(mono(f"{PREFIX}|{deal.salt}|{deal.order}")),
+            line(by_bot),
+        ]
+    )
 
 
 def render_stats(

@@ -16,6 +16,11 @@ def bold(text: str) -> Span:
     return Span(text, bold=True)
 
 
+def mono(text: str) -> Span:
+    """Text to copy exactly (a hash's input): monospace where the platform has it."""
+    return Span(text, mono=True)
+
+
 def line(*spans: Span | str) -> Line:
     return tuple([span if isinstance(span, Span) else Span(span) for span in spans])
 

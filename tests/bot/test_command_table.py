@@ -27,7 +27,7 @@ from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_fixture import telegram_api  # noqa: F401  (the fake Telegram server)
 from tests.telegram.world import World
 
-TELEGRAM_LANGUAGES = ("", "ru", "it")  # "" is the menu of every other language: English
+TELEGRAM_LANGUAGES = ("", "ru", "it", "uk", "de", "es", "pl", "cs")  # "": every other language, English
 
 
 @pytest.fixture
@@ -150,7 +150,16 @@ def synced_subcommands(fake: FakeDiscord) -> dict[str, dict[str, Any]]:
     return {option["name"]: option for option in durak["options"]}
 
 
-async def test_discord_syncs_one_subcommand_per_table_command_with_its_russian_and_italian(
+def discord_locales() -> dict[str, str]:
+    """Each Discord locale a language we speak serves, and that language: Discord's es-ES and es-419 are both
+    Spanish."""
+    import discord
+
+    spoken = [lang for lang in LANGUAGES if lang != "en"]
+    return {loc.value: loc.value.split("-")[0] for loc in discord.Locale if loc.value.split("-")[0] in spoken}
+
+
+async def test_discord_syncs_one_subcommand_per_table_command_in_every_language_we_speak(
     discord: Table,
 ) -> None:
     synced = synced_subcommands(discord.fake)
@@ -160,10 +169,11 @@ async def test_discord_syncs_one_subcommand_per_table_command_with_its_russian_a
         option = synced[form.name]
         assert option["description"] == form.description
         assert option["name_localizations"] == {
-            lang: translator(lang).declared_in(DISCORD_NAME, form.name) for lang in ("ru", "it")
+            locale: translator(lang).declared_in(DISCORD_NAME, form.name)
+            for locale, lang in discord_locales().items()
         }
         assert option["description_localizations"] == {
-            lang: translator(lang).declared(form.description) for lang in ("ru", "it")
+            locale: translator(lang).declared(form.description) for locale, lang in discord_locales().items()
         }
         assert [o["name"] for o in option.get("options", [])] == list(form.options)
 
@@ -173,7 +183,7 @@ DISCORD_NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule for comma
 
 def test_every_name_discord_shows_is_translated_from_the_catalogs_and_valid_in_each_language() -> None:
     names = [*COMMAND_NAMES, *(spec.discord.name for spec in offered_in(Place.DISCORD) if spec.discord)]
-    for lang in ("ru", "it"):
+    for lang in [lang for lang in LANGUAGES if lang != "en"]:
         for name in names:
             shown = translator(lang).declared_in(DISCORD_NAME, name)
             assert DISCORD_NAME_PATTERN.match(shown) and shown == shown.lower(), f"{lang}: {shown!r}"

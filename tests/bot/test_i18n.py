@@ -1,4 +1,5 @@
-"""Languages: complete Russian and Italian catalogs, right plural forms, and who sees which language.
+"""Languages: a complete catalog for every language we speak, plural forms by Babel's (CLDR) rules, texts
+within the platforms' limits, and who sees which language.
 
 The catalogs are checked against the code (a string added without running ``scripts/i18n.sh`` fails here),
 against each other (every msgid translated, same placeholders) and against the compiled ``.mo`` files that
@@ -18,10 +19,11 @@ from typing import Any
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract, extract_from_dir
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from bot.effects import Button
-from bot.i18n import LOCALE_DIR, normalise_language, translator
+from bot.i18n import LOCALE_DIR, TRANSLATED, normalise_language, translator
 from bot.inputs import User
 from bot.render.summary import render_stats
 from storage.models import PlayerStats
@@ -31,8 +33,7 @@ from tests.bot.harness import Harness
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("bot", "adapters")  # as in babel.cfg
 KEYWORDS: dict[str, Any] = {"_": None, "n_": (1, 2), "p_": ((1, "c"), 2)}  # scripts/i18n.sh's -k
-TRANSLATED = ("ru", "it")
-PLURAL_FORMS = {"ru": 3, "it": 2}
+PLURAL_NUMBERS = [*range(31), 101, 111]  # every ending that picks a form in the languages we speak
 PLACEHOLDER = re.compile(r"{(\w*)}")
 
 # Calls Babel's tokenizer cannot see (a call inside an f-string): known, reported, to be hoisted out.
@@ -135,9 +136,8 @@ def test_every_msgid_has_a_reviewed_translation(lang: str) -> None:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         assert all(s.strip() for s in strings), f"{lang}: no translation of {message.id!r}"
         if isinstance(message.id, tuple):
-            assert len(strings) == PLURAL_FORMS[lang], (
-                f"{lang}: {message.id!r} needs {PLURAL_FORMS[lang]} forms"
-            )
+            forms = get_plural(lang).num_plurals
+            assert len(strings) == forms, f"{lang}: {message.id!r} needs {forms} forms"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -152,9 +152,28 @@ def test_translations_keep_exactly_the_placeholders_of_the_english(lang: str) ->
             assert set(PLACEHOLDER.findall(text)) == expected, f"{lang}: {text!r} for {english[0]!r}"
 
 
-def test_plural_forms_headers_are_the_standard_ones() -> None:
-    assert catalog("ru").num_plurals == 3
-    assert catalog("it").plural_forms == "nplurals=2; plural=(n != 1);"
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_each_catalogs_plural_forms_are_babels(lang: str) -> None:
+    """The Plural-Forms header is Babel's (CLDR's) for the language: Ukrainian, Russian, Polish and Czech
+    have three forms, and a catalog made with another header would pick the wrong one."""
+    assert catalog(lang).plural_forms == get_plural(lang).plural_forms
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_plural_message_renders_the_form_babels_rule_picks(lang: str) -> None:
+    """Each plural message, through the compiled catalog the bot reads, for 0..30, 101 and 111: the form at
+    the index Babel's rule gives, and that form says the number."""
+    rule = gettext.c2py(get_plural(lang).plural_expr)
+    tr = translator(lang)
+    plural_messages = [m for m in catalog(lang) if m.id and isinstance(m.id, tuple)]
+    assert plural_messages
+    for message in plural_messages:
+        singular, plural = message.id[0], message.id[1]
+        for n in PLURAL_NUMBERS:
+            rendered = tr.n_(singular, plural, n)
+            assert rendered == message.string[rule(n)], f"{lang} n={n}: {rendered!r} for {singular!r}"
+            if "{n}" in singular:
+                assert "{n}" in rendered, f"{lang} n={n}: the number is not said in {rendered!r}"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -249,7 +268,14 @@ def test_leaderboard_counts_games_and_points_in_the_right_plural() -> None:
         ("it_IT", "it"),
         ("IT", "it"),
         ("en-GB", "en"),
-        ("de", "en"),
+        ("uk", "uk"),
+        ("uk-UA", "uk"),
+        ("de-AT", "de"),
+        ("es-419", "es"),  # Discord's Latin American Spanish
+        ("es-ES", "es"),
+        ("pl", "pl"),
+        ("cs", "cs"),
+        ("pt-BR", "en"),
         ("pt-br", "en"),
         ("", "en"),
         (None, "en"),
@@ -316,8 +342,8 @@ async def test_the_chat_language_defaults_to_the_creators(harness: Harness) -> N
 
 
 async def test_an_unknown_platform_language_falls_back_to_english(harness: Harness) -> None:
-    dieter, bob = User("7", "Dieter", "de-AT"), User("2", "Bob", "ru")
-    await start_two_player_game(harness, dieter, bob)
+    amelie, bob = User("7", "Amélie", "fr-FR"), User("2", "Bob", "ru")
+    await start_two_player_game(harness, amelie, bob)
     assert "Trump" in harness.screen.table.plain_text  # type: ignore[union-attr]
     assert "Your cards:" in harness.screen.hands["7"].plain_text
     assert "Ваши карты:" in harness.screen.hands["2"].plain_text

@@ -23,7 +23,7 @@ NAMES = ("Alice", "Boris")
 def table_text(game: Game, lang: str, events: list[TableEvent] | None = None) -> list[str]:
     seats = [Seat(user_id=str(seat), name=name) for seat, name in enumerate(NAMES)]
     header = Playing(game_id="g1", creator="0", seats=seats, started_at=0.0, events=events or [])
-    return render_table(header, game.view(None), "-1", 0.0, translator(lang)).plain_text.splitlines()
+    return render_table(header, game.view(None), "-1", translator(lang)).plain_text.splitlines()
 
 
 def two_players(words: str = "") -> Game:
@@ -243,3 +243,18 @@ def test_the_russian_durak_count_takes_its_plural_form(n: int, russian: str) -> 
 def test_standings_where_nobody_lost_yet_have_no_durak_line() -> None:
     text = render_stats([PlayerStats("1", "Alice", games=1, draws=1)], translator("en")).plain_text
     assert "Most often" not in text
+
+
+@pytest.mark.parametrize(
+    ("word", "mode"),
+    [
+        ("подкидной", "classic"),
+        ("підкидний", "classic"),
+        ("переводной", "transfer"),
+        ("перевідний", "transfer"),
+    ],
+)
+def test_the_variants_own_names_in_russian_and_ukrainian_are_rule_words(word: str, mode: str) -> None:
+    """A Ukrainian group types `/newgame перевідний`, the name it knows the transfer game by."""
+    assert Settings.from_words(word).mode == mode
+    assert Settings.from_words(word.upper()).mode == mode

@@ -80,7 +80,7 @@ async def test_a_whole_game_of_people_ends_with_a_result_and_stats(harness: Harn
     await play_to_the_end(harness, players)
     result = harness.screen.notices[-1].plain_text
     assert "Game over" in result
-    assert [b.label for b in buttons(harness.screen.notices[-1])] == ["Rematch"]
+    assert [b.label for b in buttons(harness.screen.notices[-1])] == ["Rematch", "The deal"]
     await harness.command(ANN, "stats")
     stats = harness.screen.replies[-1].plain_text
     assert stats.count("1 game") == 3 or "draw" in result

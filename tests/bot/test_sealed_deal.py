@@ -11,15 +11,16 @@ import pytest
 
 from adapters.web.state import viewer_state
 from bot.context import ServiceConfig
+from bot.effects import Reply
 from bot.game.archive import revealed_deal
-from bot.game.seats import seat_of
+from bot.queries import Snapshot, seen_in
 from bot.service import GameService
 from bot.session import ChatSession, Finished, Playing
 from core import deal as core_deal
 from core.commitment import dealt_order, deck_text, short
 from storage.keys import ChatRef
 from tests.bot.conftest import ANN, BOB, EVE
-from tests.bot.harness import Harness
+from tests.bot.harness import Harness, button
 from tests.bot.stacked import first_moves_to_the_end, game_now
 from tests.bot.tampered_deals import DealRecord, deal_records, never_played_swaps
 
@@ -44,10 +45,10 @@ async def test_nothing_shown_before_the_end_reveals_the_salt_or_the_order(harnes
     header = await started(harness)
     game = await game_now(harness)
     order = deck_text(dealt_order(game))
-    session = ChatSession(header=header, game=game)
+    snapshot = Snapshot(1, ChatSession(header=header, game=game))
     shown = [m.plain_text for m in (harness.screen.table, *harness.screen.hands.values()) if m is not None]
     for user in (ANN, BOB, EVE):  # the two players' pages and a spectator's
-        shown.append(json.dumps(viewer_state(harness.chat, 1, session, seat_of(header, user.id), "en", 0.0)))
+        shown.append(json.dumps(viewer_state(harness.chat, seen_in(snapshot, user.id), "en", 0.0)))
     for text in shown:
         assert header.deal_salt not in text and order not in text
         assert order[: len(order) // 3] not in text  # not even the first dozen cards in their order
@@ -56,7 +57,7 @@ async def test_nothing_shown_before_the_end_reveals_the_salt_or_the_order(harnes
 async def test_the_result_opens_the_seal_and_the_archived_game_verifies(harness: Harness) -> None:
     header = await started(harness)
     await first_moves_to_the_end(harness, (ANN, BOB))
-    result = harness.screen.notices[-1].plain_text
+    result = harness.screen.notices[-1]
     record = await harness.store.load(ChatRef(harness.platform, harness.chat))
     finished = ChatSession.decode(record.state or "").header
     assert isinstance(finished, Finished)
@@ -64,7 +65,10 @@ async def test_the_result_opens_the_seal_and_the_archived_game_verifies(harness:
     assert archived is not None
     deal = revealed_deal(archived)
     assert deal is not None and deal.commitment == header.deal_commitment and deal.salt == header.deal_salt
-    assert deal.order in result and f"Salt {deal.salt}" in result
+    assert deal.order not in result.plain_text and deal.salt not in result.plain_text, "never in the group"
+    asked = [e for e in await harness.press(BOB, button(result, "The deal").payload) if isinstance(e, Reply)]
+    shown = asked[0].message.plain_text
+    assert asked[0].private and f"durak-deal-v1|{deal.salt}|{deal.order}" in shown, "to whoever asks"
     opened = hashlib.sha256(f"durak-deal-v1|{deal.salt}|{deal.order}".encode()).hexdigest()
     assert opened == header.deal_commitment  # anyone can check it with any SHA-256 tool
     assert deal.verdict().ok

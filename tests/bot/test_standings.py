@@ -42,8 +42,9 @@ async def test_the_result_message_shows_each_persons_rating_and_its_change(harne
     await bob_surrenders(harness)
     new = shown(OPENSKILL.mu, OPENSKILL.sigma)
     ann, bob = (shown(*after_games(["1", "2"])[user]) for user in ("1", "2"))
-    expected = f"Ratings: Ann {ann:.1f} ({ann - new:+.1f}), Bob {bob:.1f} ({bob - new:+.1f})"
-    assert harness.screen.notices[-1].plain_text.splitlines()[-1] == expected.replace("-", "−")
+    places = harness.screen.notices[-1].plain_text.splitlines()[1:3]
+    expected = [f"1. Ann (+3) · rating {ann - new:+.1f}", f"2. Bob, the durak · rating {bob - new:+.1f}"]
+    assert places == [text.replace("-", "−") for text in expected]
 
 
 async def test_the_next_game_starts_from_the_ratings_the_last_one_left(harness: Harness) -> None:
@@ -90,7 +91,7 @@ async def test_an_admins_season_new_restarts_the_standings_and_keeps_season_one_
     await harness.tap(BOB, "Start")
     await harness.surrender(ANN)
     new = shown(*after_games(["2", "1"])["2"]) - shown(OPENSKILL.mu, OPENSKILL.sigma)
-    assert f"({new:+.1f})" in harness.screen.notices[-1].plain_text, "season 2 rates Bob from new again"
+    assert f"rating {new:+.1f}" in harness.screen.notices[-1].plain_text, "season 2 rates Bob from new again"
     await harness.command(BOB, "stats")
     assert harness.screen.replies[-1].plain_text.startswith("Standings by rating, season 2")
 

@@ -76,7 +76,8 @@ async def test_three_players_one_surrenders_the_other_two_are_placed_fewest_card
     await press_move(harness, ANN, "a:6S")  # Ann holds 5 cards, Cat 6
     await harness.surrender(BOB)
     placed = [x for x in result_of(harness).splitlines()[1:] if x[:1].isdigit()]
-    assert len(placed) == 2 and "Ann" in placed[0] and "Cat" in placed[1], placed
+    assert len(placed) == 3 and "Ann" in placed[0] and "Cat" in placed[1], placed
+    assert "Bob, the durak" in placed[2], "the durak is placed last"
     assert await points(harness) == {"Ann": 3, "Bob": 0, "Cat": 2}
 
 
@@ -90,8 +91,9 @@ async def test_four_players_one_surrenders_fewest_cards_first_then_seat_order_fr
     await harness.surrender(DAN)
     placed = [x for x in result_of(harness).splitlines()[1:] if x[:1].isdigit()]
     assert "placed by how many they held, fewest first" in result_of(harness)
-    assert len(placed) == 3, placed
+    assert len(placed) == 4, placed
     assert "Ann" in placed[0] and "Cat" in placed[1] and "Bob" in placed[2], placed
+    assert "Dan, the durak" in placed[3], placed
     assert await points(harness) == {"Ann": 3, "Bob": 1, "Cat": 2, "Dan": 0}
 
 

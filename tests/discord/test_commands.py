@@ -1,14 +1,18 @@
-"""The ``/durak`` group: synced on request with Russian and Italian names, autocomplete, each subcommand."""
+"""The ``/durak`` group: synced on request with its names in every language we speak, autocomplete, each
+subcommand."""
 
 from __future__ import annotations
 
 import asyncio
+
+import discord
 
 from adapters.discord.__main__ import sync
 from adapters.discord.app import DiscordSettings, DurakDiscordClient
 from adapters.discord.commands import WORDS, complete
 from bot.commands.table import Place, offered_in
 from bot.context import ServiceConfig
+from bot.i18n import TRANSLATED, normalise_language
 from bot.service import GameService
 from core import Settings
 from storage.store import RedisGameStore
@@ -16,20 +20,25 @@ from tests.discord.table import Table, labels_of, text_of
 from tests.fakes.discord_gateway import FakeDiscord
 
 SUBCOMMANDS = {spec.discord.name for spec in offered_in(Place.DISCORD) if spec.discord is not None}
+# Discord's locales that a language we speak covers: "es-ES" and "es-419" are both Spanish
+OUR_LOCALES = {locale.value for locale in discord.Locale if normalise_language(locale.value) in TRANSLATED}
 
 
-async def test_the_group_is_synced_once_with_every_subcommand_localised_in_russian_and_italian(
+async def test_the_group_is_synced_once_with_every_subcommand_localised_in_every_language_we_speak(
     table: Table,
 ) -> None:
     ((guild, (durak,)),) = table.fake.command_syncs
     assert guild is None and durak["name"] == "durak"
-    assert durak["name_localizations"] == {"ru": "дурак", "it": "durak"}
+    assert {"ru", "it", "uk", "de", "es-ES", "es-419", "pl", "cs"} == OUR_LOCALES
+    assert set(durak["name_localizations"]) == OUR_LOCALES and durak["name_localizations"]["ru"] == "дурак"
     subcommands = {o["name"]: o for o in durak["options"]}
     assert set(subcommands) == SUBCOMMANDS
     for option in subcommands.values():
-        assert set(option["name_localizations"]) == {"ru", "it"}
-        assert set(option["description_localizations"]) == {"ru", "it"}
+        assert set(option["name_localizations"]) == OUR_LOCALES
+        assert set(option["description_localizations"]) == OUR_LOCALES
     assert subcommands["new"]["name_localizations"]["ru"] == "новая"
+    spanish = subcommands["new"]["description_localizations"]
+    assert spanish["es-ES"] == spanish["es-419"] != subcommands["new"]["description"]
     words = subcommands["new"]["options"][0]
     assert words["autocomplete"] and words["name_localizations"]["it"] == "parole"
 

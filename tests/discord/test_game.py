@@ -127,7 +127,11 @@ async def test_three_players_play_a_transfer_game_from_their_ephemeral_hands_to_
     # each hand through its interaction token, without another tap on "My hand".
     assert sorted(my_hand_presses) == ["Bob", "Cat"]
     result = fake.public_messages(table.channel)[-1]
-    assert "Game over" in text_of(result) and labels_of(result) == ["Rematch"]
+    assert "Game over" in text_of(result) and labels_of(result) == ["Rematch", "The deal"]
+    await table.press_label(players[2], result, "The deal")
+    deal = [m for m in fake.ephemeral_for(players[2]) if "durak-deal-v1|" in text_of(m)]
+    assert len(deal) == 1, "the revealed order, to whoever asked and nobody else"
+    assert not any("durak-deal-v1|" in text for text in fake.channel_texts(table.channel))
     stats = await table.slash(players[0], "stats")
     assert stats["type"] == 4 and not stats["data"].get("flags")  # the leaderboard is public
     board = text_of(stats["data"])

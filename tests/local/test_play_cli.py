@@ -126,7 +126,12 @@ def test_bad_input_is_explained_and_an_interrupted_game_continues_to_its_result(
     assert replayed.returncode == 0, replayed.stderr
     result_line = next(line for line in second.transcript if line.startswith("Game over:"))
     assert result_line in replayed.stdout.splitlines()
-    assert f"Check its deal with: durak-bot verify {game_id.group(1)}" in transcript
+    assert f"durak-bot verify {game_id.group(1)}" in transcript, "the result says how to check the deal"
+    lines = second.transcript
+    hint = max(i for i, text in enumerate(lines) if text.startswith("Replay this game with"))
+    assert hint > max(i for i, text in enumerate(lines) if "Standings" in text), (
+        "under the standings, not above"
+    )
     verified = run_cli(["verify", game_id.group(1)], tmp_path, env)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "The deal checks out" in verified.stdout

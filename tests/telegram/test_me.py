@@ -13,7 +13,7 @@ async def test_me_typed_in_the_group_is_answered_in_the_askers_private_chat(worl
     await world.tap(group, world.newest(group, "New game"), ann, "Join")
     await world.tap(group, world.newest(group, "New game"), bob, "Start")
     await world.surrender(group, ann)
-    assert "Ratings: " in world.newest(group, "Game over").text
+    assert " · rating " in world.newest(group, "Game over").text
     await world.say(group, ann, "/me")
     record = world.newest(ann, "Your record in Durak club")
     assert "1 game · the durak in 100% · first out in 0%" in record.text

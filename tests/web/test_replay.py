@@ -186,13 +186,13 @@ async def test_the_result_has_a_replay_button_only_with_the_web_app(fake_redis: 
     await play_to_the_end(without)
     ref, _ = await play_to_the_end(with_app)
     plain, offered = result_message(without.last), result_message(with_app.last)
-    assert [button.label for row in plain.buttons for button in row] == ["Rematch"]
-    assert [button.label for row in offered.buttons for button in row] == ["Rematch", "Replay"]
+    assert [button.label for row in plain.buttons for button in row] == ["Rematch", "The deal"]
+    assert [button.label for row in offered.buttons for button in row] == ["Rematch", "The deal", "Replay"]
     keys = [key for row in render(offered, "durak_bot", app=APP).keyboard for key in row]
-    assert keys[1] == ("Replay", URL, f"https://t.me/durak_bot/table?startapp={ref}")
+    assert keys[2] == ("Replay", URL, f"https://t.me/durak_bot/table?startapp={ref}")
     assert ref.startswith("-300_") and ref.endswith("-replay")
     unconfigured = [key for row in render(offered, "durak_bot").keyboard for key in row]
-    assert [key[0] for key in unconfigured] == ["Rematch"]  # a Telegram bot without the Mini App
+    assert [key[0] for key in unconfigured] == ["Rematch", "The deal"]  # a Telegram bot without the Mini App
 
 
 def test_a_replay_ref_names_the_game_and_is_never_a_game_ref() -> None:
