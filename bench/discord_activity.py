@@ -29,8 +29,8 @@ import fakeredis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from adapters.web.presence import mark_open, open_pages  # noqa: E402
 from storage.keys import DISCORD, ChatRef  # noqa: E402
+from storage.presence import mark_open, open_pages  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 from tests.discord.table import Table  # noqa: E402
 from tests.discord.test_activity import play_from_the_activity  # noqa: E402

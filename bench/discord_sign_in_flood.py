@@ -62,7 +62,9 @@ async def flood(kind: str, requests: int) -> tuple[float, int, Counter[int]]:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--requests", type=int, default=600)
     args = parser.parse_args()
     print(f"{'flood':<16}{'requests':>9}{'seconds':>9}{'to Discord':>12}  our answers")

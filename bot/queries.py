@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from bot.ai_seats import choose_ai_action
 from bot.effects import Message
 from bot.game.archive import Archived, ArchiveError, FinalGame, final_position, finished_by_ai, result_message
 from bot.game.seats import seat_of
@@ -145,6 +146,17 @@ def seen_in(snapshot: Snapshot, user_id: str, game_id: str = "", lang: str = "en
     return Seen(snapshot.version, sight, header, seat, snapshot.lang, False, public, own, final)
 
 
+def next_move(session: ChatSession | None, level: str) -> tuple[str, Action] | None:
+    """Who must act in the chat's running game (their user id) and the move the AI of ``level`` picks for
+    their seat (`bot.ai_seats.choose_ai_action`, from that seat's view); None when no game waits for a move."""
+    header = session.header if session is not None else None
+    game = session.game if session is not None else None
+    if not isinstance(header, Playing) or game is None or game.to_act is None:
+        return None
+    seat = game.to_act
+    return header.seats[seat].user_id, choose_ai_action(game, seat, level, header.game_id)
+
+
 def session_id(session: ChatSession) -> str:
     """The id a ref to the chat's current lobby or game carries."""
     header = session.header
@@ -203,9 +215,7 @@ class GameQueries:
 
     async def self_play_move(self, chat: ChatRef, level: str) -> tuple[str, Action] | None:
         """The person to act in the chat's game and the move the AI picks for them (`durak-bot demo`, which
-        plays every seat: `bot.self_play.next_move`); None when nobody is to act."""
-        from bot.self_play import next_move  # self_play builds a service, which holds these queries
-
+        plays every seat: `next_move`); None when nobody is to act."""
         return next_move((await self.snapshot(chat)).session, level)
 
     async def final_game(self, game_id: str) -> FinalGame | None:

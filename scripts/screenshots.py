@@ -1,7 +1,7 @@
 """Screenshots of the page at phone size (390x844) for the README: the lobby, a table in mid-game, the result,
 and the finished game's analysis on its replay page.
 
-    python scripts/screenshots.py [--out docs/img] [--seed 5] [--scheme light|dark]
+    python scripts/screenshots.py [--out docs/img] [--seed 5] [--scheme light|dark] [--lang uk]
 
 A lobby is opened in a local chat, then the page is driven as a player would: two AI seats added with the
 lobby's buttons, Start, legal moves tapped until the table shows a bout worth seeing, then played out; the
@@ -28,6 +28,7 @@ from adapters.web.links import game_ref  # noqa: E402
 from adapters.web.server import WebFrontEnd  # noqa: E402
 from adapters.web.sessions import LocalSessions, Viewer  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
+from bot.i18n import LANGUAGES, translator  # noqa: E402
 from bot.inputs import Command, User  # noqa: E402
 from bot.queries import session_id  # noqa: E402
 from bot.runtime.analyses import Analyses  # noqa: E402
@@ -48,14 +49,13 @@ from tests.web.browser import (  # noqa: E402
 )
 
 CHAT = "screens"
-PLAYER = User("you", "Ann", "en")
 RULES = "transfer timer=60"
 
 
-async def open_lobby(service: GameService) -> str:
+async def open_lobby(service: GameService, player: User) -> str:
     """A lobby in a local chat, opened by the player; its ref."""
     await service.handle(
-        Command(LOCAL, CHAT, PLAYER, "newgame", RULES, chat_title="web", is_admin=True, private=True)
+        Command(LOCAL, CHAT, player, "newgame", RULES, chat_title="web", is_admin=True, private=True)
     )
     record = await service.store.load(ChatRef(LOCAL, CHAT))
     assert record.state is not None
@@ -75,42 +75,46 @@ async def a_bout_worth_seeing(page: Page, max_moves: int = 60) -> None:
     raise SystemExit("no bout worth a screenshot: try another --seed")
 
 
-async def shoot(out: Path, seed: int, scheme: Literal["light", "dark"]) -> None:
+async def shoot(out: Path, seed: int, scheme: Literal["light", "dark"], lang: str) -> None:
+    """The four screenshots, named ``webapp-<screen>.png`` (``webapp-<screen>.<lang>.png`` in another
+    language than English), with the player and the page in ``lang``."""
+    player, tr = User("you", "Ann", lang), translator(lang)
+    suffix = "" if lang == "en" else f".{lang}"
     redis = fakeredis.aioredis.FakeRedis(decode_responses=True)
     service = GameService(RedisGameStore(redis), ServiceConfig(ai_delay=0), seed_source=lambda: seed)
-    ref = await open_lobby(service)
-    sessions = LocalSessions(Viewer(LOCAL, PLAYER), ref)
+    ref = await open_lobby(service, player)
+    sessions = LocalSessions(Viewer(LOCAL, player), ref)
     analyses = Analyses(service.store, lambda work, job: asyncio.to_thread(work, job))
     front = WebFrontEnd(service, redis, deliver_nowhere, local=sessions, analyses=analyses)
     out.mkdir(parents=True, exist_ok=True)
     async with serving(front) as base, async_playwright() as playwright:
         browser = await launch(playwright)
         context = await browser.new_context(
-            viewport=PHONE, device_scale_factor=2, reduced_motion="reduce", color_scheme=scheme
+            viewport=PHONE, device_scale_factor=2, reduced_motion="reduce", color_scheme=scheme, locale=lang
         )
         page = await context.new_page()
-        await page.goto(f"{base}?ref={ref}#key={sessions.new_key()}")
+        await page.goto(f"{base}?ref={ref}&lang={lang}#key={sessions.new_key()}")
         await page.wait_for_selector("#app[data-phase=lobby]")
         for _ in range(2):
             players = await page.locator(".players li").count()
-            await page.locator(".lobby-card .buttons .btn", has_text="AI").first.click()
+            await page.locator(".lobby-card .buttons .btn", has_text=tr._("Add AI")).first.click()
             await page.wait_for_function(f"() => document.querySelectorAll('.players li').length > {players}")
-        await page.screenshot(path=out / "webapp-lobby.png")
-        await page.locator(".lobby-card .buttons .btn", has_text="Start").click()
+        await page.screenshot(path=out / f"webapp-lobby{suffix}.png")
+        await page.locator(".lobby-card .buttons .btn", has_text=tr._("Start")).click()
         await page.wait_for_selector("#app[data-phase=play]")
         await a_bout_worth_seeing(page)
-        await page.screenshot(path=out / "webapp-table.png")
+        await page.screenshot(path=out / f"webapp-table{suffix}.png")
         await play_until_over(page)
-        await page.screenshot(path=out / "webapp-result.png")
+        await page.screenshot(path=out / f"webapp-result{suffix}.png")
         await page.locator(".replay-link").click()
         await page.click("[data-go='analyse']")
         await page.wait_for_selector(".analysis-chart polyline", timeout=300_000)
         await page.locator(".replay-analysis").scroll_into_view_if_needed()
-        await page.screenshot(path=out / "webapp-analysis.png")
+        await page.screenshot(path=out / f"webapp-analysis{suffix}.png")
         await browser.close()
     await redis.aclose()
     for name in ("lobby", "table", "result", "analysis"):
-        print(out / f"webapp-{name}.png")
+        print(out / f"webapp-{name}{suffix}.png")
 
 
 def main() -> int:
@@ -118,11 +122,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--scheme", choices=("light", "dark"), default="light")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="the player's and the page's language"
+    )
     args = parser.parse_args()
     if chromium_path() is None:
         print("no Chromium: apt-get install chromium", file=sys.stderr)
         return 2
-    asyncio.run(shoot(args.out, args.seed, args.scheme))
+    asyncio.run(shoot(args.out, args.seed, args.scheme, args.lang))
     return 0
 
 

@@ -140,7 +140,7 @@ def request_key(chat: ChatRef, request_id: str) -> str:
 
 
 def pages_key(chat: ChatRef) -> str:
-    """Hash of the web pages open on the chat (`adapters.web.presence`): field "<user id>:<socket id>",
+    """Hash of the web pages open on the chat (`storage.presence`): field "<user id>:<socket id>",
     value the unix time it lapses unless refreshed."""
     return chat_key(chat, "pages")
 

@@ -1,7 +1,7 @@
 """`durak-bot demo`: a game with no person at the keyboard, printed as the group chat would see it.
 
 The seats are ordinary players ("Ann", "Boris", ...) whose buttons are pressed for them with the move the
-bot's own AI picks for their seat (`bot.self_play.next_move`, from that seat's view only), so the game goes
+bot's own AI picks for their seat (`bot.queries.next_move`, from that seat's view only), so the game goes
 through the very path a chat's presses take, and `/stats` afterwards has rows to show. A fresh in-memory
 store, and on it the service of `bot.self_play.self_play_service` (a fixed clock, fixed ids, the seed), make
 the same command print the same game.
@@ -22,8 +22,8 @@ from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, User
 from bot.self_play import self_play_service
 from core import Action
+from storage import RedisGameStore
 from storage.keys import ChatRef
-from storage.store import RedisGameStore
 
 NAMES = ("Ann", "Boris", "Chiara", "Dmitri", "Elena", "Fyodor")
 MAX_PRESSES = 5000  # a game is a few hundred moves; this bounds a bug, not a game

@@ -42,7 +42,7 @@ from bot.runtime.config import BotConfig
 from bot.runtime.logs import keep_secret
 from bot.service import GameService
 from bot.timers import Deliveries, run_own_timers
-from storage.store import RedisGameStore
+from storage import RedisGameStore
 
 log = logging.getLogger("durak.telegram")
 

@@ -41,10 +41,10 @@ from adapters.telegram.memory import ref
 from adapters.telegram.pacing import RANK_SPARES, Admission, Ask, Clock, Limits, LocalPacer
 from bot.outbox import content_mark, flight_mark, owed_mark, screen_marks, spaced_mark
 from bot.runtime.lru import LRU
+from storage import RedisGameStore
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM
 from storage.pace import PaceLimit, ScreenTurn, SharedLimits
-from storage.store import RedisGameStore
 
 log = logging.getLogger("durak.telegram")
 

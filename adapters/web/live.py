@@ -30,9 +30,8 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from adapters.web import presence
-from adapters.web.presence import Listener
 from adapters.web.sessions import Viewer
+from storage import presence
 from storage.keys import LIVE_CHANNEL_PREFIX, ChatRef, live_channel
 
 log = logging.getLogger("durak.web")
@@ -85,6 +84,9 @@ class Page:
 
 
 Render = Callable[[ChatRef, list[Page]], Awaitable[list[tuple[Page, State | None]]]]
+Listener = Callable[
+    [ChatRef, str, bool], Awaitable[None]
+]  # a page opened or closed: (chat, user id, is_open)
 
 
 class Quota(Generic[Key]):
@@ -127,7 +129,7 @@ class LiveHub:
         self.clock = clock
         self.send_timeout = send_timeout
         self.pages: dict[ChatRef, set[Page]] = {}
-        self.listeners: list[Listener] = []  # presence changes in this process (`presence.Listener`)
+        self.listeners: list[Listener] = []  # presence changes in this process (`Listener`)
         self.sockets_per_person: Quota[tuple[str, str]] = Quota(MAX_SOCKETS_PER_PERSON)  # (platform, user)
         self.sockets_per_address: Quota[str] = Quota(MAX_SOCKETS_PER_ADDRESS)
         self._pubsub: Any = None

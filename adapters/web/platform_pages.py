@@ -7,9 +7,9 @@ from functools import partial
 
 from aiohttp import web
 
-from adapters.web.presence import open_pages
 from adapters.web.server import WebFrontEnd
 from bot.timers import Deliver, resume_on_close
+from storage.presence import open_pages
 
 
 class PlatformPages:

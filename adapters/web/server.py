@@ -28,7 +28,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from redis.exceptions import RedisError
 
-from adapters.web import limits, presence
+from adapters.web import limits
 from adapters.web.auth import InitDataRefused, refusal_text, telegram_viewer
 from adapters.web.discord_auth import ActivitySessions
 from adapters.web.headers import FRAME_ANCESTORS, secured
@@ -50,6 +50,7 @@ from bot.render.analysis import analysis_state
 from bot.runtime.analyses import Analyses, Busy, Person, Progress
 from bot.runtime.ratelimit import PressLimiter
 from bot.service import GameService
+from storage import presence
 from storage.errors import StoreUnavailable
 from storage.keys import TELEGRAM, ChatRef
 

@@ -86,6 +86,34 @@ def test_the_set_of_bot_modules_adapters_may_import_holds_only_ones_they_do() ->
     assert ADAPTER_MODULES - used == set(), "no longer imported: shrink ADAPTER_MODULES"
 
 
+# What of storage/ an adapter may import: the package's own exports (the store, its errors and values), the
+# chat and platform ids, and the two shared marks adapters keep through it (the Telegram token's pacing, the
+# web pages open per chat). Never the store's module, its scripts or its key layout.
+STORAGE_FOR_ADAPTERS = {"storage", "storage.keys", "storage.errors", "storage.pace", "storage.presence"}
+
+
+def storage_imports(path: Path) -> set[str]:
+    """The storage modules a file imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "storage" or node.module.startswith("storage."):
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "storage")
+    return found
+
+
+def test_adapters_import_only_storages_public_modules() -> None:
+    outside = {
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in adapter_sources()
+        for module in storage_imports(path)
+        if module not in STORAGE_FOR_ADAPTERS
+    }
+    assert outside == set()
+
+
 def named_by_getattr(node: ast.AST) -> bool:
     """``getattr(x, "store")``, ``getattr(x, "redis")``, ``getattr(x, "recent")``: the store taken apart."""
     return (

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import fakeredis
 
-from bot.self_play import next_move, self_play_service
+from bot.queries import next_move
+from bot.self_play import self_play_service
 from bot.session import ChatSession, Playing
 from storage.keys import ChatRef
 from storage.store import RedisGameStore

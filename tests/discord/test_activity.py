@@ -8,13 +8,13 @@ from functools import partial
 
 import pytest
 
-from adapters.web.presence import mark_closed, mark_open, open_pages
 from bot.buttons import Move
 from bot.inputs import Press, User
 from bot.payloads import Payload
 from bot.session import Playing
 from bot.timers import resume_on_close
 from storage.keys import DISCORD, ChatRef
+from storage.presence import mark_closed, mark_open, open_pages
 from storage.store import RedisGameStore
 from tests.discord.table import Table, buttons_of, labels_of, text_of
 from tests.discord.test_game import choose, open_three_player_game

@@ -10,8 +10,8 @@ import fakeredis
 import pytest
 from aiohttp import WSMsgType
 
-from adapters.web.presence import open_pages
 from storage.keys import ChatRef, live_channel
+from storage.presence import open_pages
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import press_move, stacked_game
@@ -163,7 +163,7 @@ async def test_an_open_page_is_present_until_it_closes(harness: Harness, fake_re
 
 
 async def test_a_page_open_past_its_time_no_longer_counts(fake_redis: Any) -> None:
-    from adapters.web.presence import PAGE_TTL, mark_open
+    from storage.presence import PAGE_TTL, mark_open
 
     chat = ChatRef("tg", "-100")
     await mark_open(fake_redis, [(chat, ANN.id, "s1")], now=1000.0)

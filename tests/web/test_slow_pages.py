@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from adapters.web.live import CLOSE_TOO_SLOW
-from adapters.web.presence import open_pages
 from adapters.web.server import WebFrontEnd
 from bot.decision import GAME_TTL
 from bot.effects import Effect, ShowHand
 from bot.inputs import TimerDue
 from bot.timers import resume_on_close
 from storage.keys import ChatRef
+from storage.presence import open_pages
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import stacked_game

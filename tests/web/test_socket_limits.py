@@ -15,12 +15,12 @@ from redis.asyncio.connection import AbstractConnection
 
 from adapters.web.links import game_ref
 from adapters.web.live import CLOSE_TOO_MANY, MAX_SOCKETS_PER_ADDRESS, MAX_SOCKETS_PER_PERSON
-from adapters.web.presence import PAGE_TTL, mark_open, open_pages, page_field
 from adapters.web.server import CLOSE_NOT_FOUND, WebFrontEnd
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.timers import resume_on_close
 from storage.keys import ChatRef, live_channel, pages_key
+from storage.presence import PAGE_TTL, mark_open, open_pages, page_field
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import stacked_game

@@ -1,4 +1,6 @@
-"""Who has the page open, per chat: read by the Telegram side to pause hand edits nobody looks at.
+"""Who has the page open, per chat: written by the web front end, read by the Telegram side to pause hand
+edits nobody looks at. Its keys and its Lua live here with the store's (as `storage.pace`'s do): the adapters
+call these functions and never run a script of their own.
 
 While a page's WebSocket is open, the process serving it keeps one field in the chat's hash
 (`storage.keys.pages_key`): ``<user id>:<socket id>`` -> the unix time it lapses. The process refreshes its
@@ -11,19 +13,18 @@ of the chat (and the hash itself expires when nobody refreshes it).
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from redis.exceptions import NoScriptError
 
 from storage.keys import ChatRef, pages_key
+from storage.replies import text
 from storage.scripts import Script
 
 PAGE_TTL = 60.0  # seconds a page counts as open after its last refresh
 REFRESH = 20.0  # seconds between refreshes (the WebSocket's ping interval too)
 HASH_TTL = 120  # seconds the hash outlives its last refresh
-
-Listener = Callable[[ChatRef, str, bool], Awaitable[None]]  # (chat, user id, is_open)
 
 # KEYS: the chat's pages hash. ARGV: now, the time the marked fields lapse, the hash's TTL, the fields to
 # mark. Deletes the fields lapsed by now (a dead process's; Redis 6.2 has no per-field expiry), then marks.
@@ -53,7 +54,7 @@ async def open_pages(redis: Any, chat: ChatRef, now: float | None = None) -> set
     fields = await redis.hgetall(pages_key(chat))
     users = set()
     for field, until in fields.items():
-        field, until = _text(field), _text(until)
+        field, until = str(text(field)), str(text(until))
         try:
             lapses = float(until)
         except ValueError:
@@ -92,7 +93,3 @@ async def _mark(redis: Any, args: dict[ChatRef, list[Any]], known: bool) -> None
 
 async def mark_closed(redis: Any, chat: ChatRef, user_id: str, socket_id: str) -> None:
     await redis.hdel(pages_key(chat), page_field(user_id, socket_id))
-
-
-def _text(value: Any) -> str:
-    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
