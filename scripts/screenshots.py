@@ -75,6 +75,11 @@ async def a_bout_worth_seeing(page: Page, max_moves: int = 60) -> None:
     raise SystemExit("no bout worth a screenshot: try another --seed")
 
 
+async def settled(page: Page) -> None:
+    """No toast over the screen: a press's answer lasts a few seconds, longer than a scripted game's moves."""
+    await page.wait_for_selector("#toast", state="hidden")
+
+
 async def shoot(out: Path, seed: int, scheme: Literal["light", "dark"], lang: str) -> None:
     """The four screenshots, named ``webapp-<screen>.png`` (``webapp-<screen>.<lang>.png`` in another
     language than English), with the player and the page in ``lang``."""
@@ -99,17 +104,21 @@ async def shoot(out: Path, seed: int, scheme: Literal["light", "dark"], lang: st
             players = await page.locator(".players li").count()
             await page.locator(".lobby-card .buttons .btn", has_text=tr._("Add AI")).first.click()
             await page.wait_for_function(f"() => document.querySelectorAll('.players li').length > {players}")
+        await settled(page)
         await page.screenshot(path=out / f"webapp-lobby{suffix}.png")
         await page.locator(".lobby-card .buttons .btn", has_text=tr._("Start")).click()
         await page.wait_for_selector("#app[data-phase=play]")
         await a_bout_worth_seeing(page)
+        await settled(page)
         await page.screenshot(path=out / f"webapp-table{suffix}.png")
         await play_until_over(page)
+        await settled(page)
         await page.screenshot(path=out / f"webapp-result{suffix}.png")
         await page.locator(".replay-link").click()
         await page.click("[data-go='analyse']")
         await page.wait_for_selector(".analysis-chart polyline", timeout=300_000)
         await page.locator(".replay-analysis").scroll_into_view_if_needed()
+        await settled(page)
         await page.screenshot(path=out / f"webapp-analysis{suffix}.png")
         await browser.close()
     await redis.aclose()

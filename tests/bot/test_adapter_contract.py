@@ -49,16 +49,21 @@ ADAPTER_MODULES = {
 }  # fmt: skip
 
 
-def bot_imports(path: Path) -> set[str]:
-    """The bot modules a file imports, at its top, inside functions or for type checking alike."""
+def layer_imports(path: Path, layer: str) -> set[str]:
+    """The modules of ``layer`` ("bot", "storage") a file imports, at its top, inside functions or for type
+    checking alike."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "bot" or node.module.startswith("bot."):
+            if node.module.split(".")[0] == layer:
                 found.update(imported_module(node.module, alias.name) for alias in node.names)
         elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.startswith("bot."))
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == layer)
     return found
+
+
+def bot_imports(path: Path) -> set[str]:
+    return layer_imports(path, "bot")
 
 
 def imported_module(package: str, name: str) -> str:
@@ -93,15 +98,7 @@ STORAGE_FOR_ADAPTERS = {"storage", "storage.keys", "storage.errors", "storage.pa
 
 
 def storage_imports(path: Path) -> set[str]:
-    """The storage modules a file imports."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "storage" or node.module.startswith("storage."):
-                found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "storage")
-    return found
+    return layer_imports(path, "storage")
 
 
 def test_adapters_import_only_storages_public_modules() -> None:
