@@ -25,7 +25,11 @@ from bot.timers import run_own_timers
 from storage.keys import ChatRef
 
 LOCAL_CHAT = ChatRef(PLATFORM, CHAT_ID)
-YES_WORDS = ("y", "yes", "д", "да", "s", "si", "sì")
+# "yes" typed to a question, in each language we speak (bot.i18n.LANGUAGES); never a letter that is also a
+# move ("t" takes, so Polish answers "tak" in full)
+YES_WORDS = (
+    *("y", "yes"), *("д", "да"), *("s", "si", "sì", "sí"), *("т", "так"), *("j", "ja"), "tak", "ano",
+)  # fmt: skip
 NO_WORDS = ("n", "no", "н", "нет")
 
 
