@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.ai_seats import INLINE, AiAnswers
 from bot.commands.table import spelled
 from bot.i18n import Translator, translator
+from bot.platforms import writes_first
 from bot.render.hand_layout import HandLayout, hand_layout
 from core.commitment import new_salt as secret_salt
 from storage.keys import ChatRef
@@ -59,6 +60,12 @@ class Context:
     def hand_layout(self) -> HandLayout:
         """How this chat's hands are seen: the terminal draws them under the table, without buttons."""
         return hand_layout(self.chat.platform)
+
+    @property
+    def writes_first(self) -> bool:
+        """The bot may write first to someone on this chat's platform who never wrote to it
+        (`bot.platforms.ServedPlatform.writes_first`)."""
+        return writes_first(self.chat.platform)
 
     @property
     def opens_app(self) -> bool:

@@ -22,6 +22,9 @@ class ServedPlatform:
     token_field: str  # the `BotConfig` field holding the token
     token_help: str  # where to get a token, for `durak-bot run` without any
     refusal: tuple[str, str]  # (module, exception) raised when the platform refuses the token at start
+    # the bot may send a private message to someone who never wrote to it (Telegram: no, until they open the
+    # private chat; the lobby's creator is then told at once where their cards will come, `lobby_opened`)
+    writes_first: bool = True
 
     def token(self, config: object) -> str | None:
         """The token as ``config`` (a `BotConfig`) holds it, None when unset."""
@@ -39,6 +42,7 @@ SERVED_PLATFORMS: tuple[ServedPlatform, ...] = (
         token_field="telegram_token",
         token_help="the token @BotFather gives you (https://t.me/BotFather, /newbot)",
         refusal=("telegram.error", "InvalidToken"),
+        writes_first=False,
     ),
     ServedPlatform(
         id=DISCORD,
@@ -51,3 +55,9 @@ SERVED_PLATFORMS: tuple[ServedPlatform, ...] = (
         refusal=("discord.errors", "LoginFailure"),
     ),
 )
+
+
+def writes_first(platform: str) -> bool:
+    """Whether the bot may write first to a person on ``platform`` (a `storage.keys` id); the terminal and
+    any platform not served here: yes."""
+    return next((served.writes_first for served in SERVED_PLATFORMS if served.id == platform), True)

@@ -24,6 +24,7 @@ from bot.context import Context, ServiceConfig
 from bot.decision import Decision, show
 from bot.effects import Alert, Effect, Reply, Retract, ShowHand, ShowTable
 from bot.game import app_screens, catch_up, moves, private_chat
+from bot.game.membership import MembershipCheck, refused_join
 from bot.game.presses import route_press
 from bot.i18n import translator
 from bot.inputs import Command, Input, Press, TimerDue
@@ -123,13 +124,18 @@ class GameService:
         self.commands = commands  # `durak-bot run`: typed commands per user (`ratelimit.command_limiter`)
         self.on_app = on_app  # who has the web app open (the web adapter): chat screens held back for them
 
-    async def handle(self, event: Input) -> list[Effect]:
-        """Everything the audiences should now see after ``event``; never raises for bad input."""
+    async def handle(self, event: Input, membership: MembershipCheck | None = None) -> list[Effect]:
+        """Everything the audiences should now see after ``event``; never raises for bad input.
+
+        ``membership``: how the adapter's platform says whether a person is in a chat (Telegram's
+        getChatMember). A press made outside the chat itself (the page, a deep link: `Press.from_app`,
+        `Press.through_private`) that would seat its presser is refused unless it says yes
+        (`bot.game.membership`); without it, such presses are taken as the chat's own."""
         try:
             if isinstance(event, Command):
                 return await self._command(event)
             if isinstance(event, Press):
-                return await self._press(event)
+                return await self._press(event, membership)
             return await self._timer(event)
         except StoreUnavailable:
             log.warning("store unavailable while handling %s", type(event).__name__)
@@ -138,8 +144,7 @@ class GameService:
 
     async def catch_up(self, chat: ChatRef) -> list[Effect]:
         """The screens of ``chat``'s running game that its players may not have (`bot.game.catch_up`), drawn
-        from
-        the stored state; a turn deadline passed meanwhile is moved on first. Raises StoreUnavailable."""
+        from the stored state; a turn deadline passed meanwhile is moved on first. Raises StoreUnavailable."""
         return await self._decide(chat, catch_up.catch_up, "recover")
 
     async def private_chat(self, chat: ChatRef, user_id: str, is_open: bool) -> list[Effect]:
@@ -195,7 +200,7 @@ class GameService:
             prepare=prepare,
         )
 
-    async def _press(self, press: Press) -> list[Effect]:
+    async def _press(self, press: Press, membership: MembershipCheck | None) -> list[Effect]:
         if self.limiter is not None and not self.limiter.allow(press.platform, press.user.id):
             text = translator(press.user.lang)._("Too many presses: wait a moment.")
             metrics.METRICS.refused(press.platform, "rate_limited")
@@ -208,6 +213,10 @@ class GameService:
                 )
             ]
         chat = ChatRef(press.platform, payload.chat_id)
+        if press.from_app or press.through_private:  # from outside the chat: a seat needs a member
+            refused = await refused_join(membership, chat, press.user, payload.button)
+            if refused:
+                return refused
 
         def decide(ctx: Context, session: ChatSession | None) -> Decision:
             return route_press(ctx, session, press.user, payload)

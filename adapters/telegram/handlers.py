@@ -33,14 +33,11 @@ from bot import payloads
 from bot.adapter import MessageMemory
 from bot.commands.table import NEWGAME, Place, Who, names_with, offered_in
 from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
-from bot.game.membership import refused_join
-from bot.game.private_chat import lobby_opened
 from bot.inputs import Command, Press, User
 from bot.outbox import SENDING, TABLE_SHOWN
 from bot.render.text import line, message
 from bot.service import GameService
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
 
 log = logging.getLogger("durak.telegram")
 
@@ -117,8 +114,6 @@ class Handlers:
         thread = topic_of(msg)
         if name in OPENS_LOBBY and any(isinstance(e, ShowTable) and e.new_message for e in effects):
             await self.memory.set_thread(str(chat.id), thread)
-            if not private:  # a creator who never opened the bot is marked now, not at their first hand
-                effects.append(lobby_opened(str(chat.id), user, command.chat_title))
         home = str(chat.id)  # a closed private chat tells the group's game about it (`Delivery._forbidden`)
         self.delivery.submit(self.alerts_to_private(effects, user, home), reply_thread=thread)
 
@@ -150,14 +145,7 @@ class Handlers:
         forwarded out of its group, so a Join through it seats only the group's members
         (`bot.game.membership`)."""
         press = Press(PLATFORM, user, self.current_payload(payload), through_private=True)
-        parsed = payloads.parse(press.payload)
-        if parsed is not None:
-            chat = ChatRef(PLATFORM, parsed.chat_id)
-            refused = await refused_join(self.membership.is_member, chat, user, parsed.button)
-            if refused:
-                self.delivery.submit(self.alerts_to_private(refused, user))
-                return
-        effects = await self.service.handle(press)
+        effects = await self.service.handle(press, membership=self.membership.is_member)
         effects = [
             replace(e, announce=True) if isinstance(e, ShowHand) and e.user_id == user.id else e
             for e in effects

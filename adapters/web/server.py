@@ -42,7 +42,7 @@ from adapters.web.strings import page_strings
 from bot import payloads
 from bot.effects import Alert, Effect
 from bot.game.archive import Archived, ArchiveError
-from bot.game.membership import MembershipCheck, refused_join
+from bot.game.membership import MembershipCheck
 from bot.i18n import Translator, normalise_language, translator
 from bot.inputs import Press, User
 from bot.queries import NotForYou, Seen, Sight
@@ -421,9 +421,8 @@ class WebFrontEnd:
         chat = self.chat_of(viewer, payload.chat_id)
         if chat is None:
             return failed(404, no_game_text(tr))
-        effects = await refused_join(self.is_member, chat, viewer.user, payload.button)
-        effects = effects or await self.service.handle(
-            Press(viewer.platform, viewer.user, payload.encode(), from_app=True)
+        effects = await self.service.handle(
+            Press(viewer.platform, viewer.user, payload.encode(), from_app=True), membership=self.is_member
         )
         alerts = [e for e in effects if isinstance(e, Alert) and e.user_id in (viewer.user.id, "")]
         limited = next((alert for alert in alerts if alert.rate_limited), None)

@@ -221,7 +221,7 @@ async def hint(service: CommandDesk, command: Command) -> list[Effect]:
 
 def open_lobby(ctx: Context, session: ChatSession | None, command: Command) -> Decision:
     return lobby_logic.open_lobby(
-        ctx, session, command.user, command.words, command.chat_title, command.thread_id
+        ctx, session, command.user, command.words, command.chat_title, command.thread_id, command.private
     )
 
 

@@ -14,7 +14,7 @@ from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
 from bot.game.clock import retract_reminder
 from bot.game.moves import start_game
 from bot.game.seats import retract_open_private, seat_of
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from bot.inputs import User
 from bot.names import shown_name
 from bot.render.lobby import render_lobby
@@ -32,8 +32,17 @@ def merged_settings(chat_defaults: str | None, words: str) -> Settings:
 
 
 def open_lobby(
-    ctx: Context, session: ChatSession | None, user: User, words: str, title: str, thread_id: str = ""
+    ctx: Context,
+    session: ChatSession | None,
+    user: User,
+    words: str,
+    title: str,
+    thread_id: str = "",
+    private: bool = False,
 ) -> Decision:
+    """A new lobby, its creator seated. In a group of a platform where the bot cannot write first to someone
+    who never opened its private chat, the creator is written to at once (`lobby_opened`): a refusal marks
+    their seat now, as a typed /join does, instead of at their first hand."""
     tr = ctx.tr(ctx.record.lang or user.lang)
     _ = tr._
     if session is not None and isinstance(session.header, Lobby | Playing):
@@ -58,7 +67,21 @@ def open_lobby(
         lang=ctx.record.lang or user.lang,
         thread_id=thread_id,
     )
-    return lobby_saved(ctx, lobby, new_message=True)
+    decision = lobby_saved(ctx, lobby, new_message=True)
+    if not private and not ctx.writes_first:
+        decision.effects.append(lobby_opened(ctx.chat_id, user, title))
+    return decision
+
+
+def lobby_opened(group: str, creator: User, title: str) -> Reply:
+    """A line to the private chat of whoever opened a lobby in ``group``, where a platform cannot write
+    first to someone who never opened that chat (Telegram): a refusal marks the creator's seat now, as
+    a typed /join does, instead of at their first hand."""
+    _ = translator(creator.lang)._
+    text = _("Your lobby in {chat} is open; your cards will come here.").format(chat=title)
+    if not title:
+        text = _("Your lobby is open; your cards will come here.")
+    return Reply(group, message([line(text)]), private=True, user_id=creator.id)
 
 
 def lobby_saved(ctx: Context, lobby: Lobby, *first: Effect, new_message: bool = False) -> Decision:

@@ -2,9 +2,10 @@
 
 A press made in the chat itself comes from someone the platform let see it. A press from the web app's page
 may come from anyone holding a forwarded "Open table" link, and a seat would rate them in a chat they are not
-in. So the page's front end is given a `MembershipCheck` by its composition root (Telegram's getChatMember,
-`adapters.telegram.membership`), and a press that would seat a non-member is refused before it reaches the
-service; watching needs no seat and stays open to anyone with the link.
+in. So an adapter hands the service its platform's `MembershipCheck` with such a press (Telegram's
+getChatMember, `adapters.telegram.membership`; an Activity's instance members), and the service refuses a
+press from outside the chat that would seat a non-member before deciding anything (`GameService.handle`);
+watching needs no seat and stays open to anyone with the link.
 """
 
 from __future__ import annotations

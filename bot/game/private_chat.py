@@ -20,8 +20,6 @@ from bot.decision import GAME_TTL, Decision, show
 from bot.effects import OPEN_PRIVATE, Button, Effect, Reply, Retract
 from bot.game.clock import CLOSED_PAUSE, next_deadline
 from bot.game.lobby import lobby_saved
-from bot.i18n import translator
-from bot.inputs import User
 from bot.payloads import Payload
 from bot.render.text import line, message
 from bot.session import ChatSession, Lobby, Playing, Seat
@@ -96,14 +94,3 @@ def open_me(ctx: Context, lobby: Lobby, seat: Seat) -> Reply:
         user_id=seat.user_id,
         tag=OPEN_PRIVATE,
     )
-
-
-def lobby_opened(group: str, creator: User, title: str) -> Reply:
-    """A line to the private chat of whoever opened a lobby in ``group``, where a platform cannot write
-    first to someone who never opened that chat (Telegram): a refusal marks the creator's seat now, as
-    a typed /join does, instead of at their first hand."""
-    _ = translator(creator.lang)._
-    text = _("Your lobby in {chat} is open; your cards will come here.").format(chat=title)
-    if not title:
-        text = _("Your lobby is open; your cards will come here.")
-    return Reply(group, message([line(text)]), private=True, user_id=creator.id)

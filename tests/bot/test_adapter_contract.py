@@ -35,7 +35,7 @@ ADAPTER_MODULES = {
     "bot.adapter", "bot.timers", "bot.outbox", "bot.runtime.config", "bot.runtime.metrics",
     "bot.runtime.health", "bot.runtime.logs", "bot.runtime.lru", "bot.runtime.ratelimit",
     # questions the platforms ask before an input: who may join (getChatMember), a private chat opened
-    "bot.game.membership", "bot.game.private_chat",
+    "bot.game.membership",
     # the renderers the web page and the terminal draw with, so they say what the chats say
     "bot.render.text", "bot.render.table", "bot.render.hand", "bot.render.hand_layout",
     "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.clock",

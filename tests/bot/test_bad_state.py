@@ -56,7 +56,8 @@ async def store_raw(harness: Harness, state: str | bytes, version: int = GAME_FO
 
 
 def replies(effects: list[Effect]) -> list[str]:
-    return [e.message.plain_text for e in effects if isinstance(e, Reply)]
+    """What the chat is told (the creator's private "your lobby is open" aside)."""
+    return [e.message.plain_text for e in effects if isinstance(e, Reply) and not e.private]
 
 
 @pytest.mark.parametrize("state", UNREADABLE.values(), ids=list(UNREADABLE))

@@ -8,6 +8,7 @@ import pytest
 
 from bot.buttons import named
 from bot.effects import Effect, ShowHand, ShowTable
+from bot.game.membership import MembershipCheck
 from bot.inputs import Input
 from bot.payloads import Payload
 from core import Card
@@ -80,11 +81,11 @@ async def test_a_refused_press_is_not_ok_when_another_input_saved_at_the_same_in
     front, _ = front_end(harness, fake_redis)
     handle = harness.service.handle
 
-    async def bob_takes_first(event: Input) -> list[Effect]:
+    async def bob_takes_first(event: Input, membership: MembershipCheck | None = None) -> list[Effect]:
         monkeypatch.setattr(harness.service, "handle", handle)
         # Bob's take is saved after the page's press arrived and before the service handles it
         await harness.press(BOB, take["payload"])
-        return await handle(event)
+        return await handle(event, membership)
 
     async with served(front) as client:
         ref = await current_ref(harness)
