@@ -58,6 +58,8 @@ class Sent:
 class NoOpBot:
     """Answers every send with a new message id and every edit with success, at once."""
 
+    username = "durak_bench_bot"  # as getMe would have answered
+
     def __init__(self) -> None:
         self.calls = 0
 

@@ -125,13 +125,14 @@ class TelegramBot:
             texts=config.telegram_cache_chats,
             repost_after=config.telegram_repost_after,
             pacer=pacer,
+            migrate=self.chat_migrated,
+            private_closed=self.private_closed,
+            mini_app=MiniApp(config.webapp_url, config.webapp_name)
+            if config.webapp_on and config.webapp_url and config.webapp_name
+            else None,
         )
         self.membership = Membership(self.application.bot)  # who administers a group, who may join its games
         self.handlers = Handlers(service, store, self.memory, self.delivery, self.membership)
-        self.delivery.migrate = self.handlers.migrate
-        self.delivery.private_closed = self.private_closed
-        if config.webapp_on and config.webapp_url and config.webapp_name:
-            self.delivery.mini_app = MiniApp(config.webapp_url, config.webapp_name)
         self.handlers.register(self.application)
         self.application.bot_data["durak"] = self
         self._stop_timers = asyncio.Event()
@@ -141,6 +142,10 @@ class TelegramBot:
         self.webhook_secret = ""
         self.webhook: WebhookServer | None = None
         self.pages: TelegramPages | None = None  # the Mini App's pages (adapters/web), from `start`
+
+    async def chat_migrated(self, old: str, new: str) -> None:
+        """A send found a group moved to a supergroup (Telegram's answer names the new id)."""
+        await self.handlers.migrate(old, new)
 
     async def private_closed(self, group: str, user_id: str) -> None:
         """Telegram refused a private message to a person (they never opened the chat with the bot)."""
@@ -173,7 +178,6 @@ class TelegramBot:
         application = self.application
         listen = listen or self.config.listen_address  # LISTEN_ADDRESS, for the webhook's and the pages' port
         await connected(application, self.start_retry_delays)
-        self.delivery.bot_username = application.bot.username
         await self.publish_commands()
         await application.start()
         assert application.updater is not None

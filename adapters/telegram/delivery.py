@@ -104,19 +104,23 @@ class Delivery:
         texts: int = REMEMBERED_TEXTS,
         repost_after: int = REPOST_AFTER,
         pacer: Pacer | None = None,
+        private_closed: Callable[[str, str], Awaitable[None]] | None = None,
+        mini_app: MiniApp | None = None,
     ) -> None:
-        """``texts``: how many sent messages' texts are remembered (to skip an edit that changes nothing).
+        """``migrate``: the app's handler for a group that became a supergroup (old id, new id).
+        ``texts``: how many sent messages' texts are remembered (to skip an edit that changes nothing).
         ``repost_after``: a table with more messages than this after it is posted again at the bottom (0: never).
-        ``pacer``: Telegram's limits (`pacing.Pacer`); by default kept in this process alone."""
+        ``pacer``: Telegram's limits (`pacing.Pacer`); by default kept in this process alone.
+        ``private_closed``: told (group, user id) when Telegram refuses a private message to someone.
+        ``mini_app``: WEBAPP_URL and WEBAPP_NAME: "Open table" buttons lead there."""
         self.repost_after = repost_after
         self.bot = bot
         self.memory = memory
         self.clock = clock or MonotonicClock()
         self.limits = limits or Limits()
-        self.migrate = migrate  # the app's handler for a group that became a supergroup
-        self.private_closed: Callable[[str, str], Awaitable[None]] | None = None  # the app's: (group, user)
-        self.bot_username = ""
-        self.mini_app: MiniApp | None = None  # WEBAPP_URL and WEBAPP_NAME: "Open table" buttons lead there
+        self.migrate = migrate
+        self.private_closed = private_closed
+        self.mini_app = mini_app
         self.queues: dict[int, ChatQueue] = {}  # only chats with something to send (a worker each)
         self.pacer: Pacer = pacer or LocalPacer(self.limits, self.clock.now())
         self.superseded = 0  # screens dropped because some process had sent a newer one
@@ -130,6 +134,11 @@ class Delivery:
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
+
+    @property
+    def bot_username(self) -> str:
+        """The bot's @username, as Telegram answered getMe when the bot connected (links into its chat)."""
+        return str(self.bot.username)
 
     # ---- queueing ----------------------------------------------------------------------------------
 

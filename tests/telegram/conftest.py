@@ -59,7 +59,6 @@ async def processes(telegram_api: FakeTelegram) -> AsyncIterator[Callable[..., A
             clock = clocks[index] if clocks else telegram_api.clock
             pacer = SharedPacer(store, clock=telegram_api.clock)
             delivery = Delivery(bot, ChatMemory(store), clock, pacer=pacer)
-            delivery.bot_username = telegram_api.bot_username
             made.append((delivery, bot))
             deliveries.append(delivery)
         return deliveries
