@@ -27,7 +27,7 @@ from bot.i18n import translator
 from bot.render.refusal import refusal_text
 from bot.runtime.lru import LRU
 from bot.runtime.unusable import Unreadable
-from bot.session import ChatSession, Finished, Lobby, Playing, TableEvent
+from bot.session import ChatSession, Finished, Header, Lobby, Playing, TableEvent
 from core import Action, Card, View
 from core.events import Result
 from core.reasons import why_card_unplayable
@@ -76,17 +76,16 @@ class Snapshot:
         return seat_of(self.session.header, user_id) if self.session is not None else None
 
     def sight(self, game_id: str, user_id: str) -> Sight:
-        """What ``user_id``, holding a ref to ``game_id``, may be shown (`may_see`, `watch_offered`)."""
+        """What ``user_id``, holding a ref to ``game_id`` ("": the chat's current one), may be shown
+        (`may_see`, `watch_offered`)."""
         if self.session is None:
             return Sight.HIDDEN
+        game_id = game_id or session_id(self.session)
         if may_see(self.session, game_id, user_id):
             return Sight.SHOWN
         if watch_offered(self.session, game_id, user_id):
             return Sight.STARTED
         return Sight.HIDDEN
-
-
-Header = Lobby | Playing | Finished
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,27 +121,29 @@ class Seen:
         return self.header.lobby_id if isinstance(self.header, Lobby) else self.header.game_id
 
 
-def seen_in(snapshot: Snapshot, user_id: str, game_id: str = "", lang: str = "en") -> Seen:
-    """What ``user_id`` (holding a ref to ``game_id``; "" asks for the current one) may see of ``snapshot``."""
+def seen_in(snapshot: Snapshot, chat_id: str, user_id: str, game_id: str = "", lang: str = "en") -> Seen:
+    """What ``user_id`` (holding a ref to ``game_id``; "" asks for the current one) may see of ``snapshot``,
+    the chat ``chat_id`` as stored (its id goes into the buttons of a finished game's result)."""
     session = snapshot.session
     if session is None:
         return Seen(snapshot.version, Sight.HIDDEN, None, None, snapshot.lang, snapshot.unreadable)
-    sight = snapshot.sight(game_id or session_id(session), user_id)
+    sight = snapshot.sight(game_id, user_id)
     seat = snapshot.seat(user_id)
     header: Header = session.header
     if isinstance(header, Playing):
         header = header.model_copy(update={"deal_salt": ""})  # secret until the end (core.commitment)
     game = session.game
     public = game.view(None) if game is not None else None
-    own = game.view(seat) if game is not None else None
+    own = game.view(seat) if game is not None and seat is not None else public  # a spectator's is the public
     final = None
-    if snapshot.final is not None and snapshot.final.game.result is not None and isinstance(header, Finished):
-        by_ai = snapshot.final.by_ai
-        seats = [s.model_copy(update={"autopilot": n in by_ai}) for n, s in enumerate(header.seats)]
-        game_over = snapshot.final.game
-        message = result_message(game_over, seats, "", header.game_id, translator(lang))
+    ended = snapshot.final
+    result = ended.game.result if ended is not None else None
+    if ended is not None and result is not None and isinstance(header, Finished):
+        # the chat keeps who sat where; the archive, whose seats the AI finished for them (rules.md §9.6)
+        seats = [s.model_copy(update={"autopilot": n in ended.by_ai}) for n, s in enumerate(header.seats)]
+        message = result_message(ended.game, seats, chat_id, header.game_id, translator(lang))
         assert message is not None  # the game has a result
-        final = FinalSeen(game_over.view(seat), snapshot.final.events, game_over.result, message, by_ai)  # type: ignore[arg-type]
+        final = FinalSeen(ended.game.view(seat), ended.events, result, message, ended.by_ai)
     return Seen(snapshot.version, sight, header, seat, snapshot.lang, False, public, own, final)
 
 
@@ -206,12 +207,21 @@ class GameQueries:
 
     async def seen(self, chat: ChatRef, user_id: str, game_id: str = "", lang: str = "en") -> Seen:
         """What ``user_id`` may see of the chat now (`Seen`), a finished game's last position included."""
-        return seen_in(await self.snapshot(chat, final=True), user_id, game_id, lang)
+        return seen_in(await self.snapshot(chat, final=True), chat.chat_id, user_id, game_id, lang)
 
     async def seen_by(self, chat: ChatRef, viewers: list[tuple[str, str, str]]) -> list[Seen]:
-        """`seen` for each of ``viewers`` (user id, game id their ref names, language), from one load."""
+        """`seen` for each of ``viewers`` (user id, game id their ref names, language), from one load. What a
+        viewer sees depends on them only through their seat, sight and language, so viewers alike
+        (spectators, one person's two pages) share one `Seen`, built once."""
         snapshot = await self.snapshot(chat, final=True)
-        return [seen_in(snapshot, user_id, game_id, lang) for user_id, game_id, lang in viewers]
+        alike: dict[tuple[int | None, Sight, str], Seen] = {}
+        seen = []
+        for user_id, game_id, lang in viewers:
+            key = (snapshot.seat(user_id), snapshot.sight(game_id, user_id), lang)
+            if key not in alike:
+                alike[key] = seen_in(snapshot, chat.chat_id, user_id, game_id, lang)
+            seen.append(alike[key])
+        return seen
 
     async def self_play_move(self, chat: ChatRef, level: str) -> tuple[str, Action] | None:
         """The person to act in the chat's game and the move the AI picks for them (`durak-bot demo`, which

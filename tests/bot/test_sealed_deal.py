@@ -48,7 +48,9 @@ async def test_nothing_shown_before_the_end_reveals_the_salt_or_the_order(harnes
     snapshot = Snapshot(1, ChatSession(header=header, game=game))
     shown = [m.plain_text for m in (harness.screen.table, *harness.screen.hands.values()) if m is not None]
     for user in (ANN, BOB, EVE):  # the two players' pages and a spectator's
-        shown.append(json.dumps(viewer_state(harness.chat, seen_in(snapshot, user.id), "en", 0.0)))
+        shown.append(
+            json.dumps(viewer_state(harness.chat, seen_in(snapshot, harness.chat, user.id), "en", 0.0))
+        )
     for text in shown:
         assert header.deal_salt not in text and order not in text
         assert order[: len(order) // 3] not in text  # not even the first dozen cards in their order

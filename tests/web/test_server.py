@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot import payloads
 from bot.buttons import named
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.game.membership import MembershipCheck
@@ -179,6 +180,21 @@ async def test_a_game_over_shows_the_result_and_rematch(harness: Harness, fake_r
     assert state["result"]["you"] == "You are the durak."
     assert [b["label"] for b in state["buttons"]] == ["Rematch"]
     assert sorted(state["hand"]) == sorted(HANDS[1].split())  # their own cards as the game ended
+
+
+async def test_the_rematch_on_a_finished_games_page_opens_a_lobby_in_its_chat(
+    harness: Harness, fake_redis: Any
+) -> None:
+    await stacked_game(harness, (ANN, BOB), HANDS, trump="AD")
+    ref = await current_ref(harness)
+    await harness.surrender(BOB)
+    front, _ = front_end(harness, fake_redis)
+    async with served(front) as client:
+        (rematch,) = (await state_of(client, BOB, ref))["buttons"]
+        parsed = payloads.parse(rematch["payload"])
+        assert parsed is not None and parsed.chat_id == harness.chat, "the button names the game's chat"
+        answer = await press(client, BOB, rematch["payload"])
+    assert answer["ok"] and answer["state"]["phase"] == "lobby"
 
 
 async def test_a_viewer_without_valid_credentials_is_refused(harness: Harness, fake_redis: Any) -> None:

@@ -29,7 +29,7 @@ def check_states(session: ChatSession, game: Game, public: set[Card], final: Fin
     snapshot = Snapshot(7, session, final=final)
     for seat in [None, *range(len(game.players))]:
         user_id = session.header.seats[seat].user_id if seat is not None else "a spectator"
-        state = viewer_state("-1", seen_in(snapshot, user_id), "en", 0.0)
+        state = viewer_state("-1", seen_in(snapshot, "-1", user_id), "en", 0.0)
         own = set(game.hand(seat)) if seat is not None else set()
         leaked = cards_in(state) - public - own
         assert not leaked, f"the state of seat {seat} holds {leaked} at step {game.step}"
