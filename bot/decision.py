@@ -27,8 +27,7 @@ class Decision:
     ttl: int = LOBBY_TTL
     deadline: float | None = None
     outcome: GameOutcome | None = None
-    last_durak: str | None = None
-    clear_last_durak: bool = False
+    last_durak: str | LastDurak = LastDurak.KEEP  # a user id names the chat's new last durak
 
     def save_request(self, expected_version: int, *, request_id: str, state_must_exist: bool) -> SaveRequest:
         """The store's save of this decision, on the chat at ``expected_version``. The session is encoded here,
@@ -41,17 +40,11 @@ class Decision:
             ttl=self.ttl,
             deadline=self.deadline,
             outcome=self.outcome,
-            last_durak=self._last_durak(),
+            last_durak=self.last_durak,
             request_id=request_id,
             state_must_exist=state_must_exist,
             running=session is not None and isinstance(session.header, Playing),
         )
-
-    def _last_durak(self) -> str | LastDurak:
-        """A named durak wins over ``clear_last_durak``, as the two fields have always been read."""
-        if self.last_durak is not None:
-            return self.last_durak
-        return LastDurak.CLEAR if self.clear_last_durak else LastDurak.KEEP
 
 
 def show(*effects: Effect) -> Decision:

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("durak.main")
 
 LEVELS = ("easy", "normal", "hard")
-LANGS = LANGUAGES
 NO_PLATFORM = "\n".join(
     [
         "Nothing to serve: set at least one of",
@@ -71,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
         "--players", type=player_count, default=2, help="players at the table, you included (2-6)"
     )
     play.add_argument("--ai", choices=LEVELS, default="normal", help="strength of the AI players")
-    play.add_argument("--lang", choices=LANGS, default="en", help="language of the table")
+    play.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the table")
     play.add_argument("--seed", type=int, help="deal this seed's deck (the same seed deals the same cards)")
     play.add_argument("--name", help="your name at the table (default: your login name)")
     play.add_argument("--web", action="store_true", help="play on a page in your browser instead")
@@ -109,7 +108,7 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("game_id", help="the id printed after the game (also in the archive)")
     replay = commands.add_parser("replay", help="print an archived game step by step")
     replay.add_argument("game_id", help="the id printed after the game (also in the archive)")
-    replay.add_argument("--lang", choices=LANGS, default="en")
+    replay.add_argument("--lang", choices=LANGUAGES, default="en")
     replay.add_argument(
         "--analyse", action="store_true", help="then the hard AI's view of each player's decisions"
     )

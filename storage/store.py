@@ -62,7 +62,7 @@ from storage.scripts import (
 
 __all__ = [
     "ARCHIVE_TTL", "ChatRecord", "ChatRef", "GameOutcome", "GameStore", "LastDurak", "PlayerOutcome",
-    "PlayerStats", "QUARANTINE_TTL", "REQUEST_TTL", "RedisGameStore", "SaveRequest", "StoreUnavailable", "text",
+    "PlayerStats", "QUARANTINE_TTL", "REQUEST_TTL", "RedisGameStore", "SaveRequest", "StoreUnavailable",
 ]  # fmt: skip
 
 QUARANTINE_TTL = 7 * 24 * 3600  # a state set aside is kept a week, for whoever debugs it

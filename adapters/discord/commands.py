@@ -50,13 +50,18 @@ class CommandTranslator(app_commands.Translator):
 
     texts = localisations()
 
+    @classmethod
+    def in_locale(cls, english: str, locale: discord.Locale) -> str | None:
+        """``english`` in the language we speak that covers Discord's ``locale`` (None: English)."""
+        return cls.texts.get(english, {}).get(normalise_language(locale.value))
+
     async def translate(
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
         context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
-        return self.texts.get(string.message, {}).get(normalise_language(locale.value))
+        return self.in_locale(string.message, locale)
 
 
 def word_choices() -> list[str]:
@@ -207,8 +212,7 @@ def discord_localisations(english: str) -> dict[str, str]:
     """``english`` in each Discord locale a language we speak covers, keyed by Discord's locale ("es-ES" and
     "es-419" both Spanish): the form of a raw command's ``*_localizations``, which Discord refuses with any
     other key (a bare "es")."""
-    texts = CommandTranslator.texts.get(english, {})
-    by_locale = {locale.value: texts.get(normalise_language(locale.value)) for locale in discord.Locale}
+    by_locale = {locale.value: CommandTranslator.in_locale(english, locale) for locale in discord.Locale}
     return {locale: text for locale, text in by_locale.items() if text is not None}
 
 

@@ -84,9 +84,8 @@ class Page:
 
 
 Render = Callable[[ChatRef, list[Page]], Awaitable[list[tuple[Page, State | None]]]]
-Listener = Callable[
-    [ChatRef, str, bool], Awaitable[None]
-]  # a page opened or closed: (chat, user id, is_open)
+# told when a page opens or closes: (chat, user id, is_open)
+Listener = Callable[[ChatRef, str, bool], Awaitable[None]]
 
 
 class Quota(Generic[Key]):

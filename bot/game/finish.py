@@ -16,7 +16,7 @@ from bot.inputs import User
 from bot.render.summary import RevealedSeal, deal_message, render_result
 from bot.session import ChatSession, Finished, Playing
 from core import Game
-from storage.models import GameOutcome, PlayerOutcome
+from storage.models import GameOutcome, LastDurak, PlayerOutcome
 
 
 def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game) -> Decision:
@@ -92,8 +92,7 @@ def finish(ctx: Context, before: ChatSession | None, header: Playing, game: Game
         session=ChatSession(header=finished),
         ttl=FINISHED_TTL,
         outcome=outcome,
-        last_durak=durak,
-        clear_last_durak=durak is None,
+        last_durak=durak if durak is not None else LastDurak.CLEAR,
     )
 
 

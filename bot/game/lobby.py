@@ -40,9 +40,8 @@ def open_lobby(
     thread_id: str = "",
     private: bool = False,
 ) -> Decision:
-    """A new lobby, its creator seated. In a group of a platform where the bot cannot write first to someone
-    who never opened its private chat, the creator is written to at once (`lobby_opened`): a refusal marks
-    their seat now, as a typed /join does, instead of at their first hand."""
+    """A new lobby, its creator seated; in a group of a platform where the bot cannot write first, the creator
+    is written to at once (`lobby_opened`)."""
     tr = ctx.tr(ctx.record.lang or user.lang)
     _ = tr._
     if session is not None and isinstance(session.header, Lobby | Playing):

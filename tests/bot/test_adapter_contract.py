@@ -62,10 +62,6 @@ def layer_imports(path: Path, layer: str) -> set[str]:
     return found
 
 
-def bot_imports(path: Path) -> set[str]:
-    return layer_imports(path, "bot")
-
-
 def imported_module(package: str, name: str) -> str:
     """``from package import name``: the module ``package.name`` when there is one, else ``package``."""
     inner = ROOT / package.replace(".", "/") / name
@@ -76,18 +72,22 @@ def adapter_sources() -> list[Path]:
     return sorted((ROOT / "adapters").rglob("*.py"))
 
 
-def test_adapters_import_only_the_bot_modules_meant_for_them() -> None:
-    outside = {
+def imported_outside(layer: str, allowed: set[str]) -> set[str]:
+    """ "<adapter file>: <module>" for each module of ``layer`` an adapter imports that is not ``allowed``."""
+    return {
         f"{path.relative_to(ROOT)}: {module}"
         for path in adapter_sources()
-        for module in bot_imports(path)
-        if module not in ADAPTER_MODULES
+        for module in layer_imports(path, layer)
+        if module not in allowed
     }
-    assert outside == set()
+
+
+def test_adapters_import_only_the_bot_modules_meant_for_them() -> None:
+    assert imported_outside("bot", ADAPTER_MODULES) == set()
 
 
 def test_the_set_of_bot_modules_adapters_may_import_holds_only_ones_they_do() -> None:
-    used = {module for path in adapter_sources() for module in bot_imports(path)}
+    used = {module for path in adapter_sources() for module in layer_imports(path, "bot")}
     assert ADAPTER_MODULES - used == set(), "no longer imported: shrink ADAPTER_MODULES"
 
 
@@ -97,18 +97,8 @@ def test_the_set_of_bot_modules_adapters_may_import_holds_only_ones_they_do() ->
 STORAGE_FOR_ADAPTERS = {"storage", "storage.keys", "storage.errors", "storage.pace", "storage.presence"}
 
 
-def storage_imports(path: Path) -> set[str]:
-    return layer_imports(path, "storage")
-
-
 def test_adapters_import_only_storages_public_modules() -> None:
-    outside = {
-        f"{path.relative_to(ROOT)}: {module}"
-        for path in adapter_sources()
-        for module in storage_imports(path)
-        if module not in STORAGE_FOR_ADAPTERS
-    }
-    assert outside == set()
+    assert imported_outside("storage", STORAGE_FOR_ADAPTERS) == set()
 
 
 def named_by_getattr(node: ast.AST) -> bool:

@@ -12,7 +12,8 @@ from bot.session import ChatSession, Lobby, Playing, Seat
 from storage import keys as k
 from storage.keys import ChatRef
 from storage.models import GameOutcome, PlayerOutcome, Rival, SaveRequest
-from storage.store import RedisGameStore, text
+from storage.replies import text
+from storage.store import RedisGameStore
 
 CHAT = ChatRef("tg", "-100123")
 TTL = 86400
