@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.effects import Message
-from bot.i18n import translator
+from bot.i18n import LANGUAGES, translator
 from bot.inputs import User
 from bot.render.table import describe_event
 from bot.session import TableEvent
@@ -13,7 +13,7 @@ from storage.keys import ChatRef
 from tests.bot.harness import CHAT, Harness, buttons
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "it"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_autopilot_line_says_where_to_tap(lang: str) -> None:
     tr = translator(lang)
     text = describe_event(TableEvent(kind="autopilot", seat=0), ["Clara"], tr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import LANGUAGES, translator
 from bot.inputs import User
 from bot.render.refusal import refusal_text
 from core.reasons import Refusal, Why
@@ -15,7 +15,6 @@ from tests.bot.harness import Harness, button
 from tests.bot.stacked import game_now, press_move, stacked_game
 
 HANDS = ["6H 6C 7S 9D TD KC", "QD 7H 8C 9C 7D 8D", "7C JS QS KS TC 8S"]  # trumps: spades (A♠ turned up)
-LANGS = ("en", "ru", "it")
 
 
 def speaking(user: User, lang: str) -> User:
@@ -154,7 +153,7 @@ def every_refusal() -> list[Refusal]:
     return [Refusal(why, **data.get(why, {})) for why in Why]  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_reason_the_engine_gives_has_words_in_each_language(lang: str) -> None:
     tr = translator(lang)
     texts = [refusal_text(refusal, ("Ann", "Bob", "Cat"), tr) for refusal in every_refusal()]

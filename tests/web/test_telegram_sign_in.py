@@ -16,7 +16,7 @@ from adapters.web.auth import (
     telegram_viewer,
     web_app_secret,
 )
-from bot.i18n import translator
+from bot.i18n import LANGUAGES, translator
 from tests.web.initdata import encode, init_fields, make_init_data, sign, signed, user_json
 
 TOKEN = "7012345678:AAHq3xYzW9-secret_half_of_the_token_0123"
@@ -134,7 +134,7 @@ def test_no_refusal_log_line_or_text_holds_the_token_the_key_or_the_data(
         with pytest.raises(InitDataRefused) as caught:
             telegram_viewer(init_data, TOKEN, NOW)
         texts += [str(caught.value), repr(caught.value)]
-        for lang in ("en", "ru", "it"):
+        for lang in LANGUAGES:
             texts.append(refusal_text(caught.value.reason, translator(lang)))
     texts.append(caplog.text)
     valid_hash = make_init_data(TOKEN, 4242, auth_date=NOW).rpartition("hash=")[2]
