@@ -21,7 +21,6 @@ import asyncio
 import statistics
 import sys
 import time
-from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -29,8 +28,9 @@ import fakeredis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storage.keys import DISCORD, ChatRef  # noqa: E402
-from storage.presence import mark_open, open_pages  # noqa: E402
+from bot.platforms import DISCORD
+from storage import ChatRef
+from storage.presence import mark_open  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 from tests.discord.table import Table  # noqa: E402
 from tests.discord.test_activity import play_from_the_activity  # noqa: E402
@@ -100,7 +100,6 @@ async def writes_per_move(moves: int) -> tuple[float, float]:
             assert table.client is not None
             players = await open_three_player_game(table)
             if on_activity:
-                table.client.service.on_app = partial(open_pages, redis)
                 chat = ChatRef(DISCORD, table.channel)
                 await mark_open(redis, [(chat, p.id, f"socket-{p.name}") for p in players])
             before = sum(len(fake.requests_to(method, "/")) for method in WRITES)

@@ -28,7 +28,7 @@ from bot.service import GameService
 from bot.session import ChatSession
 from core import Action, Game
 from core.events import BoutStarted
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 
 CHAT = "-100"

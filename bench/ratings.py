@@ -59,9 +59,9 @@ from bot.render.summary import render_stats  # noqa: E402
 from bot.session import Seat  # noqa: E402
 from core import Result, Settings, new_game  # noqa: E402
 from core.ai import make_player  # noqa: E402
+from storage import ChatRef
 from storage import keys as k  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
-from storage.keys import ChatRef  # noqa: E402
 from storage.models import GameOutcome, PlayerOutcome, PlayerStats  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 

@@ -24,9 +24,9 @@ from bot.effects import Effect, ShowHand, ShowTable  # noqa: E402
 from bot.inputs import Command, Press, TimerDue, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.timers import catch_up_platform  # noqa: E402
+from storage import ChatRef
 from storage.connect import client_for_url  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
-from storage.keys import ChatRef  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 
 

@@ -55,9 +55,9 @@ from bot.runtime.config import default_ai_workers  # noqa: E402
 from bot.runtime.gc_tuning import tune_garbage_collector  # noqa: E402
 from bot.service import GameService, unavailable  # noqa: E402
 from bot.timers import run_timers  # noqa: E402
+from storage import ChatRef
 from storage.connect import open_store  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
-from storage.keys import ChatRef  # noqa: E402
 
 PLATFORM = "tg"
 TARGETS = {"inputs_per_second": 1500, "p99_ms": 20.0, "round_trips": 2.0, "state_bytes_6": 4096}

@@ -85,9 +85,9 @@ from adapters.web.links import game_ref  # noqa: E402
 from bot.payloads import parse  # noqa: E402
 from bot.queries import session_id  # noqa: E402
 from bot.session import ChatSession, Playing  # noqa: E402
+from storage import ChatRef
 from storage.connect import client_for_url  # noqa: E402
 from storage.embedded import RedisServer  # noqa: E402
-from storage.keys import ChatRef  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 from tests.fakes.telegram_api import FakeTelegram  # noqa: E402
 from tests.fakes.telegram_model import Clock, FakeChat, FakeUser, StoredMessage  # noqa: E402

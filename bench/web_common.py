@@ -100,7 +100,7 @@ class SeatedChat:
         from adapters.web.links import game_ref
         from bot.queries import session_id
         from bot.session import ChatSession
-        from storage.keys import ChatRef
+        from storage import ChatRef
 
         harness, users = self.harness, self.users
         harness.clock = time.time()

@@ -15,7 +15,7 @@ from bot.i18n import Translator, translator
 from bot.platforms import writes_first
 from bot.render.hand_layout import HandLayout, hand_layout
 from core.commitment import new_salt as secret_salt
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.models import ChatRecord
 
 

@@ -42,8 +42,8 @@ import logging
 from typing import Protocol
 
 from bot.effects import Message
+from storage import ChatRef
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
 from storage.models import ChatRecord
 
 log = logging.getLogger("durak.outbox")

@@ -1,12 +1,18 @@
-"""The platforms `durak-bot run` can serve, declared once: read by the entry point (cli/main.py), the
-configuration (`BotConfig.platforms`), the masking of secrets in logs (bot/runtime/redact.py) and the
-adapters' contract (`bot.adapter`). Data only: a platform's code is imported when it is served."""
+"""The platforms, declared once: their ids, and those `durak-bot run` can serve, read by the entry point
+(cli/main.py), the configuration (`BotConfig.platforms`), the masking of secrets in logs
+(bot/runtime/redact.py) and the adapters' contract (`bot.adapter`). Data only: a platform's code is imported
+when it is served."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.keys import DISCORD, TELEGRAM
+# The platform ids, each spelled here only: part of every chat's Redis keys (`ChatRef.platform`), so short
+# and never changed once chats are stored under them.
+TELEGRAM = "tg"
+DISCORD = "dc"
+LOCAL = "local"  # the terminal (`durak-bot play`)
+PLATFORMS = (TELEGRAM, DISCORD, LOCAL)  # the platforms whose deadlines a worker claims unless told otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,7 +20,7 @@ class ServedPlatform:
     """A platform `durak-bot run` can serve: read by the entry point (cli/main.py), the configuration
     (`BotConfig.platforms`) and the masking of secrets in logs (bot/runtime/redact.py)."""
 
-    id: str  # the platform id in storage/keys.py
+    id: str  # the platform id above
     name: str  # how `durak-bot run` and `BotConfig.platforms` name it: "telegram"
     module: str  # imported only when served: an installation may lack the other platforms' libraries
     entry: str  # the module's `RunPlatform` function
@@ -58,6 +64,6 @@ SERVED_PLATFORMS: tuple[ServedPlatform, ...] = (
 
 
 def writes_first(platform: str) -> bool:
-    """Whether the bot may write first to a person on ``platform`` (a `storage.keys` id); the terminal and
+    """Whether the bot may write first to a person on ``platform`` (an id above); the terminal and
     any platform not served here: yes."""
     return next((served.writes_first for served in SERVED_PLATFORMS if served.id == platform), True)

@@ -31,7 +31,7 @@ from bot.session import ChatSession, Finished, Header, Lobby, Playing, TableEven
 from core import Action, Card, View
 from core.events import Result
 from core.reasons import why_card_unplayable
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import GameStore
 
 log = logging.getLogger("durak.queries")

@@ -30,13 +30,15 @@ from bot.i18n import translator
 from bot.inputs import Command, Input, Press, TimerDue
 from bot.queries import GameQueries
 from bot.render.text import line, message
-from bot.runtime import metrics, unusable
+from bot.runtime import unusable
+from bot.runtime.analyses import Analyses
+from bot.runtime.metrics import Metrics
 from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Playing
 from core.commitment import new_salt
 from core.deal import new_seed
+from storage import ChatRef
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
 from storage.models import ChatRecord, SaveRequest
 from storage.store import GameStore
 
@@ -109,6 +111,8 @@ class GameService:
         hint_limiter: PressLimiter | None = None,
         commands: PressLimiter | None = None,
         on_app: app_screens.OnApp | None = None,
+        metrics: Metrics | None = None,
+        analyses: Analyses | None = None,
     ) -> None:
         self.store = store
         self.config = config or ServiceConfig()
@@ -123,6 +127,11 @@ class GameService:
         self.hint_limiter = hint_limiter  # `durak-bot run`: /hint per user (each costs a worker ~160 ms)
         self.commands = commands  # `durak-bot run`: typed commands per user (`ratelimit.command_limiter`)
         self.on_app = on_app  # who has the web app open (the web adapter): chat screens held back for them
+        self.metrics = metrics or Metrics()  # what this process counts; adapters count their API calls on it
+        # finished games' analyses, computed in the AI workers (half of them at most) for the replay page
+        self.analyses = analyses or (
+            Analyses(store, ai.offload, max_running=max(1, ai.workers // 2)) if ai is not None else None
+        )
 
     async def handle(self, event: Input, membership: MembershipCheck | None = None) -> list[Effect]:
         """Everything the audiences should now see after ``event``; never raises for bad input.
@@ -139,7 +148,7 @@ class GameService:
             return await self._timer(event)
         except StoreUnavailable:
             log.warning("store unavailable while handling %s", type(event).__name__)
-            metrics.METRICS.refused(event.platform, "unavailable")
+            self.metrics.refused(event.platform, "unavailable")
             return unavailable(event)
 
     async def catch_up(self, chat: ChatRef) -> list[Effect]:
@@ -182,7 +191,7 @@ class GameService:
         name, user = command.name.lower(), command.user
         if self.commands is not None and not self.commands.allow(chat.platform, user.id):
             # before any Redis call; an alert reaches only the sender, never the group
-            metrics.METRICS.refused(chat.platform, "rate_limited")
+            self.metrics.refused(chat.platform, "rate_limited")
             return [Alert(user.id, translator(user.lang)._("Too many commands: wait a moment."))]
         return await handler_for(name)(self, command)
 
@@ -203,7 +212,7 @@ class GameService:
     async def _press(self, press: Press, membership: MembershipCheck | None) -> list[Effect]:
         if self.limiter is not None and not self.limiter.allow(press.platform, press.user.id):
             text = translator(press.user.lang)._("Too many presses: wait a moment.")
-            metrics.METRICS.refused(press.platform, "rate_limited")
+            self.metrics.refused(press.platform, "rate_limited")
             return [Alert(press.user.id, text, rate_limited=True)]
         payload = payloads.parse(press.payload)
         if payload is None:
@@ -351,10 +360,9 @@ class GameService:
             log.warning("chat=%s: open pages unknown", chat, exc_info=True)
             return False
 
-    @staticmethod
-    def _applied(chat: ChatRef, version: int, action: str, decision: Decision, seconds: float) -> None:
+    def _applied(self, chat: ChatRef, version: int, action: str, decision: Decision, seconds: float) -> None:
         kind = "timer" if action in ("timer", "recover") else "command" if action.startswith("/") else "press"
-        metrics.METRICS.applied(chat.platform, kind, seconds)
+        self.metrics.applied(chat.platform, kind, seconds)
         if actions_log.isEnabledFor(logging.INFO):
             header = decision.session.header if decision.session is not None else None
             game = getattr(header, "game_id", None) or getattr(header, "lobby_id", "")

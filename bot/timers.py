@@ -21,10 +21,10 @@ from typing import Protocol
 
 from bot.effects import Effect
 from bot.inputs import TimerDue
-from bot.runtime import metrics
+from bot.platforms import PLATFORMS
 from bot.service import GameService
+from storage import ChatRef
 from storage.errors import StoreUnavailable
-from storage.keys import PLATFORMS, ChatRef
 from storage.store import GameStore
 
 log = logging.getLogger("durak.timers")
@@ -40,7 +40,7 @@ class Adapter(Protocol):
 
     @property
     def platform(self) -> str:
-        """Its platform id (`storage.keys`): the chats it serves are ``ChatRef(platform, ...)``, and the
+        """Its platform id (`bot.platforms`): the chats it serves are ``ChatRef(platform, ...)``, and the
         process claims this platform's turn deadlines while the adapter is registered."""
         ...
 
@@ -148,7 +148,7 @@ async def handle_one(
         return outage
     except Exception:  # one chat's failure must not stop every other chat's timers
         log.exception("timer for %s at version %s failed", chat, version)
-        metrics.METRICS.error("timer")
+        service.metrics.error("timer")
     return None
 
 
@@ -168,7 +168,7 @@ async def catch_up_platform(service: GameService, platform: str, deliver: Delive
             raise
         except Exception:
             log.exception("catching up %s failed", chat)
-            metrics.METRICS.error("recover")
+            service.metrics.error("recover")
             return False
 
     chats = await service.store.running_chats(platform)

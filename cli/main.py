@@ -18,17 +18,20 @@ import secrets
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
-from bot.adapter import SERVED_PLATFORMS, RunPlatform
 from bot.i18n import LANGUAGES
+from bot.platforms import SERVED_PLATFORMS
 from bot.runtime.config import BotConfig
 from cli.archive import replay, verify
 from cli.stores import local_data_dir, open_store_or_explain
 
 if TYPE_CHECKING:
+    from bot.adapter import RunPlatform
+    from bot.runtime.metrics import Metrics
     from storage.store import GameStore
 
 log = logging.getLogger("durak.main")
@@ -354,10 +357,15 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
     from bot.runtime.ratelimit import PressLimiter, command_limiter
     from bot.service import GameService
     from bot.timers import Deliveries, run_timers
+    from storage.presence import open_pages
     from storage.store import RedisGameStore
 
     tune_garbage_collector()  # every module this process needs is imported by now
-    ai = AiPool(config.ai_workers, config.ai_deadline_ms / 1000)  # AI moves and /hint off the event loop
+    metrics = process_metrics(config)
+    # AI moves and /hint off the event loop
+    ai = AiPool(config.ai_workers, config.ai_deadline_ms / 1000, metrics=metrics)
+    # the Redis client the web pages follow saved changes on (pub/sub), handed to the platforms serving them
+    live = store.redis if isinstance(store, RedisGameStore) else None
     service = GameService(
         store,
         ServiceConfig(
@@ -369,18 +377,20 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
         ai=ai,
         hint_limiter=hint_limiter(),
         commands=command_limiter(),  # a flood of commands costs neither Redis calls nor group messages
+        # who has a page open (any process): their chat screens wait for them (bot/game/app_screens.py)
+        on_app=partial(open_pages, live) if live is not None else None,
+        metrics=metrics,
     )
-    # the Redis client the web pages follow saved changes on (pub/sub), handed to the platforms serving them
-    live = store.redis if isinstance(store, RedisGameStore) else None
     stop = asyncio.Event()
     deliveries = Deliveries()  # each adapter registers how its platform's deadline effects are delivered
     timers = asyncio.create_task(run_timers(service, store, stop, deliveries))
-    metrics_server = start_metrics(config, store, stop)
-    health_server = await health.start(config, store, deliveries, ai, list(runners))
+    metrics_server = start_metrics(config, metrics, store, stop)
+    readiness = health.process_readiness(store, deliveries, ai, list(runners))
+    health_server = await health.start(config, readiness, list(runners))
 
     async def wind_down() -> None:
         """SIGTERM: not ready any more, and no deadline claimed from now on; the platforms stop next."""
-        health.READINESS.stopping = True
+        readiness.stopping = True
         stop.set()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(timers), timeout=5)
@@ -391,7 +401,7 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
         await ai.warm_up()
         await asyncio.gather(
             *(
-                as_awaitable(runner(config, service, store, deliveries, live=live))
+                as_awaitable(runner(config, service, store, deliveries, live=live, readiness=readiness))
                 for runner in runners.values()
             )
         )
@@ -413,7 +423,6 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
             metrics_server.shutdown()
         if health_server is not None:
             await health_server.cleanup()
-        health.READINESS.clear()
 
 
 def app_platforms(config: BotConfig) -> frozenset[str]:
@@ -443,27 +452,38 @@ class MetricsServer(Protocol):
     def shutdown(self) -> None: ...
 
 
-def start_metrics(config: BotConfig, store: GameStore, stop: asyncio.Event) -> MetricsServer | None:
-    """With METRICS=on: count, and serve the numbers on METRICS_PORT (default 9464), or on the webhook's
-    port when the Telegram webhook serves them (`BotConfig.metrics_on_webhook`). The HTTP server we
-    started here, or None."""
-    if not config.metrics:
-        return None
-    from bot.runtime import metrics
+def process_metrics(config: BotConfig) -> Metrics:
+    """What this process counts: Prometheus's counters with METRICS=on (and prometheus-client installed),
+    else the `Metrics` that counts nothing."""
+    from bot.runtime.metrics import Metrics, PrometheusMetrics
 
+    if not config.metrics:
+        return Metrics()
     try:
-        enabled = metrics.enable()
+        return PrometheusMetrics()
     except ImportError:
         log.error("METRICS=on needs the prometheus-client package (pip install prometheus-client)")
+        return Metrics()
+
+
+def start_metrics(
+    config: BotConfig, metrics: Metrics, store: GameStore, stop: asyncio.Event
+) -> MetricsServer | None:
+    """With METRICS=on: watch the active games, and serve the numbers on METRICS_PORT (default 9464), or on
+    the webhook's port when the Telegram webhook serves them (`BotConfig.metrics_on_webhook`). The HTTP
+    server we started here, or None."""
+    from bot.runtime.metrics import PrometheusMetrics, watch_active_games
+
+    if not isinstance(metrics, PrometheusMetrics):
         return None
     platforms = [PLATFORM_IDS[name] for name in config.platforms]
-    watcher = asyncio.get_running_loop().create_task(metrics.watch_active_games(store, platforms, stop))
+    watcher = asyncio.get_running_loop().create_task(watch_active_games(metrics, store, platforms, stop))
     BACKGROUND.add(watcher)  # a task nobody holds may be garbage-collected while it runs
     watcher.add_done_callback(BACKGROUND.discard)
     if config.metrics_on_webhook:
         log.info("metrics on the Telegram webhook's port %d at /metrics", config.port)
         return None
-    server: MetricsServer = enabled.serve(config.metrics_port, config.listen_address)
+    server: MetricsServer = metrics.serve(config.metrics_port, config.listen_address)
     return server
 
 

@@ -30,11 +30,12 @@ from adapters.web.sessions import LocalSessions, Viewer  # noqa: E402
 from bot.context import ServiceConfig  # noqa: E402
 from bot.i18n import LANGUAGES, translator  # noqa: E402
 from bot.inputs import Command, User  # noqa: E402
+from bot.platforms import LOCAL  # noqa: E402
 from bot.queries import session_id  # noqa: E402
 from bot.runtime.analyses import Analyses  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.session import ChatSession  # noqa: E402
-from storage.keys import LOCAL, ChatRef  # noqa: E402
+from storage import ChatRef  # noqa: E402
 from storage.store import RedisGameStore  # noqa: E402
 from tests.web.browser import (  # noqa: E402
     PHONE,

@@ -1,9 +1,9 @@
 """Storage on Redis: atomic game saves, stats and ratings, turn timers, archive; an embedded redis-server by
 default."""
 
+from storage.chats import ChatRef
 from storage.connect import open_store
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
 from storage.models import (
     ChatRecord,
     GameOutcome,

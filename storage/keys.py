@@ -8,15 +8,9 @@ Three keys are global (another slot): the timer index `durak:timers:<platform>`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from storage.chats import ChatRef
 
 PREFIX = "durak"
-# The platform ids, each spelled here only: part of every chat's Redis keys (`ChatRef.platform`), so short
-# and never changed once chats are stored under them. `bot/adapter.py` names the adapter serving each.
-TELEGRAM = "tg"
-DISCORD = "dc"
-LOCAL = "local"  # the terminal (`durak-bot play`)
-PLATFORMS = (TELEGRAM, DISCORD, LOCAL)  # the platforms whose deadlines a worker claims unless told otherwise
 
 
 def timers_key(platform: str) -> str:
@@ -32,31 +26,6 @@ def running_key(platform: str) -> str:
 
 
 LEADERBOARDS = ("durak", "games", "points")
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class ChatRef:
-    """One chat on one platform: `ChatRef("tg", "-100123")`, written "tg:-100123"."""
-
-    platform: str
-    chat_id: str
-
-    def __post_init__(self) -> None:
-        if not self.platform or ":" in self.platform or any(c in self.platform for c in "{}|"):
-            raise ValueError(f"bad platform name {self.platform!r}")
-        if not self.chat_id or any(c in self.chat_id for c in "{}|"):
-            raise ValueError(f"bad chat id {self.chat_id!r}")
-
-    def __str__(self) -> str:
-        return f"{self.platform}:{self.chat_id}"
-
-    @classmethod
-    def parse(cls, text: str) -> ChatRef:
-        """The inverse of `str(ref)`."""
-        platform, sep, chat_id = text.partition(":")
-        if not sep:
-            raise ValueError(f"not a chat reference: {text!r}")
-        return cls(platform, chat_id)
 
 
 def chat_key(chat: ChatRef, name: str) -> str:

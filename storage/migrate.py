@@ -17,7 +17,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
 from storage import keys as k
-from storage.keys import ChatRef
+from storage.chats import ChatRef
 from storage.replies import text
 
 T = TypeVar("T")

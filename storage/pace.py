@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from storage import keys as k
-from storage.keys import ChatRef
+from storage.chats import ChatRef
+from storage.pace_scripts import FLIGHT_LANDED, PACE, PACE_PAUSE, SCREEN_POSTED, SCREEN_TURN
 from storage.replies import text
-from storage.scripts import FLIGHT_LANDED, PACE, PACE_PAUSE, SCREEN_POSTED, SCREEN_TURN
 from storage.store import RedisGameStore
 
 # One flood limit as the pacing script takes it: burst, rate a second, window limit (0: none), window seconds.

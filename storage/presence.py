@@ -18,7 +18,8 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
-from storage.keys import ChatRef, pages_key
+from storage.chats import ChatRef
+from storage.keys import pages_key
 from storage.replies import text
 from storage.scripts import Script
 

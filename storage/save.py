@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from storage import keys as k
-from storage.keys import ChatRef
+from storage.chats import ChatRef
 from storage.models import PlayerOutcome, SaveRequest
 from storage.scripts import SAVE_ARGUMENTS
 

@@ -31,8 +31,8 @@ from redis.asyncio.cluster import RedisCluster
 from redis.client import NEVER_DECODE
 
 from storage import keys as k
+from storage.chats import ChatRef
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
 from storage.migrate import migrate_chat
 from storage.models import (
     ChatRecord,
@@ -116,8 +116,8 @@ class GameStore(Protocol):
         self,
         now: float,
         limit: int = 100,
-        platforms: Sequence[str] = ...,
         *,
+        platforms: Sequence[str],
         lease: float = 0.0,
         done: Sequence[tuple[ChatRef, int]] = (),
     ) -> list[tuple[ChatRef, int]]: ...
@@ -460,8 +460,8 @@ class RedisGameStore:
         self,
         now: float,
         limit: int = 100,
-        platforms: Sequence[str] = k.PLATFORMS,
         *,
+        platforms: Sequence[str],
         lease: float = 0.0,
         done: Sequence[tuple[ChatRef, int]] = (),
     ) -> list[tuple[ChatRef, int]]:

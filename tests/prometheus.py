@@ -1,6 +1,5 @@
-"""Metrics in tests: the `prometheus` fixture switches them on for one test and off again after it (the
-process-wide `bot.runtime.metrics.METRICS` must not leak into other tests), and `scrape` reads
-``/metrics``."""
+"""Metrics in tests: the `prometheus` fixture is a fresh `PrometheusMetrics` for one test, to hand to what
+counts (the service, the AI pool, the webhook), and `scrape` reads ``/metrics``."""
 
 from __future__ import annotations
 
@@ -15,10 +14,7 @@ from bot.runtime import metrics
 @pytest.fixture
 def prometheus() -> Iterator[metrics.PrometheusMetrics]:
     pytest.importorskip("prometheus_client")
-    try:
-        yield metrics.enable()
-    finally:
-        metrics.disable()
+    yield metrics.PrometheusMetrics()
 
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     sync_parser.add_argument("--guild", type=int, help="only to this guild (appears at once; for testing)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
-    from bot.runtime.config import BotConfig
+    from bot.adapter import BotConfig
 
     token = BotConfig().discord_token
     if not token:

@@ -28,12 +28,7 @@ from adapters.discord.hands import CACHE_USERS, HandRegistry
 from adapters.discord.tracing import api_call_trace
 from adapters.discord.views import ActivityButton, CardSelect, DirectMessageToggle, ServiceButton
 from adapters.web.discord_pages import discord_pages
-from bot.adapter import MessageMemory
-from bot.effects import Effect
-from bot.inputs import TimerDue
-from bot.runtime.config import BotConfig
-from bot.service import GameService
-from bot.timers import Deliveries, run_own_timers
+from bot.adapter import BotConfig, Deliveries, Effect, GameService, MessageMemory, TimerDue, run_own_timers
 
 log = logging.getLogger("durak.discord")
 
@@ -94,7 +89,7 @@ class DurakDiscordClient(discord.AutoShardedClient):
             member_cache_flags=discord.MemberCacheFlags.none(),
             max_messages=None,  # the counted messages are not kept
             chunk_guilds_at_startup=False,
-            http_trace=api_call_trace(),  # every REST call counted in the metrics (METRICS=on)
+            http_trace=api_call_trace(service.metrics),  # every REST call counted in the metrics (METRICS=on)
             **shards,
         )
         self.service, self.store = service, store
@@ -194,11 +189,13 @@ async def run_discord(
     deliveries: Deliveries | None = None,
     *,
     live: object = None,
+    readiness: object = None,
 ) -> None:
     """`durak-bot run`: serve Discord with ``config.discord_token`` until the process is stopped; join the
     process's turn-timer ``deliveries``, or without them run a timer loop of its own. With DISCORD_ACTIVITY=on
     the Activity's page is served on DISCORD_ACTIVITY_PORT (``live``: the Redis client its live updates and
-    presence use). The `bot.adapter.RunPlatform` of Discord."""
+    presence use). ``readiness`` is not Discord's to answer: it holds no PORT. The `bot.adapter.RunPlatform`
+    of Discord."""
     token = config.discord_token
     if not token:
         raise ValueError("DISCORD_TOKEN is not set")
@@ -220,7 +217,7 @@ async def run_discord(
     pages = discord_pages(config, service, live, deliver_pressed)  # DISCORD_ACTIVITY=on: the Activity's page
     async with client:
         if pages is not None:
-            pages.hold_back_screens(deliveries if deliveries is not None else client.deliver_due)
+            pages.resume_when_closed(deliveries if deliveries is not None else client.deliver_due)
             await pages.serve(config.listen_address, config.discord_activity_port)
         try:
             await client.start(token)

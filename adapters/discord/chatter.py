@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from bot.runtime.lru import LRU
+from bot.adapter import LRU
 
 REPOST_AFTER = 10  # default of the setting DISCORD_REPOST_AFTER (adapters/discord/app.py)
 CACHE_CHANNELS = 20_000  # channels whose newest message ids are kept

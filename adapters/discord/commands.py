@@ -18,9 +18,20 @@ from discord import app_commands
 from discord.app_commands import locale_str as _t
 
 from adapters.discord.texts import COMMAND_DESCRIPTIONS, COMMAND_NAMES
-from bot.commands.table import COMMANDS, DISCORD_NAME, CommandSpec, OnDiscord, Place, offered_in
-from bot.effects import Message
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, normalise_language, translator
+from bot.adapter import (
+    COMMANDS,
+    DEFAULT_LANGUAGE,
+    DISCORD_NAME,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    CommandSpec,
+    Message,
+    OnDiscord,
+    Place,
+    normalise_language,
+    offered_in,
+    translator,
+)
 from core.settings import TIMER_MAX, TIMER_MIN, accepted_words
 
 Interaction = discord.Interaction[Any]

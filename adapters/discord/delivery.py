@@ -31,11 +31,24 @@ from adapters.discord.hands import HandRegistry, hand_parts
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import buttons_view
-from bot.adapter import MessageMemory
-from bot.effects import Effect, Message, Notice, Reply, Retract, ShowHand, ShownVersions, ShowTable
-from bot.outbox import DeliveredMarks, hand_mark, said_mark, said_marks
-from storage.errors import StoreUnavailable
-from storage.keys import DISCORD, ChatRef
+from bot.adapter import (
+    DISCORD,
+    ChatRef,
+    DeliveredMarks,
+    Effect,
+    Message,
+    MessageMemory,
+    Notice,
+    Reply,
+    Retract,
+    ShowHand,
+    ShownVersions,
+    ShowTable,
+    StoreUnavailable,
+    hand_mark,
+    said_mark,
+    said_marks,
+)
 
 log = logging.getLogger("durak.discord.delivery")
 

@@ -24,12 +24,22 @@ from adapters.discord.hands import SAFETY, TOKEN_LIFETIME, HandRegistry, hand_pa
 from adapters.discord.render import layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import buttons_view
-from bot import payloads
-from bot.effects import Alert, Effect, Message, Reply, ShowHand, ShowTable
-from bot.i18n import normalise_language
-from bot.inputs import Command, Input, Press, User
-from bot.service import GameService
-from storage.errors import StoreUnavailable
+from bot.adapter import (
+    Alert,
+    Command,
+    Effect,
+    GameService,
+    Input,
+    Message,
+    Press,
+    Reply,
+    ShowHand,
+    ShowTable,
+    StoreUnavailable,
+    User,
+    normalise_language,
+    payloads,
+)
 
 log = logging.getLogger("durak.discord.flow")
 

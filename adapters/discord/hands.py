@@ -25,10 +25,7 @@ import discord
 from adapters.discord.render import ButtonSpec, layout, to_embed
 from adapters.discord.texts import say
 from adapters.discord.views import buttons_view, dm_toggle_spec
-from bot import payloads
-from bot.buttons import OpenHand
-from bot.effects import ShowHand
-from bot.runtime.lru import LRU
+from bot.adapter import LRU, OpenHand, ShowHand, payloads
 
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord keeps an interaction token usable
 SAFETY = 30.0  # stop using a token a little before Discord does

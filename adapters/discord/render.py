@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot import buttons, payloads
-from bot.effects import Button, Line, Message, Span
+from bot.adapter import Button, Line, Message, Span, buttons, payloads
 from core import Action
 
 TITLE_LIMIT = 256

@@ -7,7 +7,7 @@ other text (`scripts/i18n.sh` extracts them from here).
 
 from __future__ import annotations
 
-from bot.i18n import translator
+from bot.adapter import translator
 
 
 def _(text: str) -> str:

@@ -15,8 +15,8 @@ from types import SimpleNamespace
 import aiohttp
 from yarl import URL
 
-from bot.runtime import metrics
-from storage.keys import DISCORD as PLATFORM
+from bot.adapter import DISCORD as PLATFORM
+from bot.adapter import Metrics
 
 API_PREFIX = re.compile(r"^/api/v\d+/")
 TOKEN_AFTER = ("interactions", "webhooks")  # /interactions/{id}/{token}/..., /webhooks/{id}/{token}/...
@@ -40,25 +40,24 @@ def route_of(method: str, url: URL) -> str | None:
     return f"{method.upper()} {'/'.join(parts)}"
 
 
-async def _request_end(
-    session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
-) -> None:
-    route = route_of(params.method, params.url)
-    if route is not None:
-        metrics.METRICS.api_call(PLATFORM, route, params.response.status)
+def api_call_trace(metrics: Metrics) -> aiohttp.TraceConfig:
+    """A trace config for ``discord.Client(http_trace=...)`` that counts each REST call on ``metrics``."""
 
+    async def request_end(
+        session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        route = route_of(params.method, params.url)
+        if route is not None:
+            metrics.api_call(PLATFORM, route, params.response.status)
 
-async def _request_failed(
-    session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestExceptionParams
-) -> None:
-    route = route_of(params.method, params.url)
-    if route is not None:
-        metrics.METRICS.api_call(PLATFORM, route, "error")
+    async def request_failed(
+        session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestExceptionParams
+    ) -> None:
+        route = route_of(params.method, params.url)
+        if route is not None:
+            metrics.api_call(PLATFORM, route, "error")
 
-
-def api_call_trace() -> aiohttp.TraceConfig:
-    """A trace config for ``discord.Client(http_trace=...)`` that feeds `bot.runtime.metrics.METRICS.api_call`."""
     trace = aiohttp.TraceConfig()
-    trace.on_request_end.append(_request_end)
-    trace.on_request_exception.append(_request_failed)
+    trace.on_request_end.append(request_end)
+    trace.on_request_exception.append(request_failed)
     return trace

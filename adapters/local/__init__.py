@@ -4,7 +4,7 @@ The adapter only translates: typed lines become the presses and commands a chat 
 service's messages become text. Every rule and every decision stays in `bot/`.
 """
 
-from storage.keys import LOCAL as PLATFORM
+from bot.adapter import LOCAL as PLATFORM
 
 __all__ = ["CHAT_ID", "PLATFORM"]
 

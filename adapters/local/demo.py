@@ -17,13 +17,23 @@ import fakeredis
 from adapters.local import CHAT_ID, PLATFORM
 from adapters.local.screen import find_button
 from adapters.local.text import message_text, payload_buttons
-from bot import buttons, payloads
-from bot.effects import Alert, Effect, Notice, Reply, ShowHand, ShowTable
-from bot.inputs import Command, Press, User
-from bot.self_play import self_play_service
+from bot.adapter import (
+    Alert,
+    ChatRef,
+    Command,
+    Effect,
+    Notice,
+    Press,
+    RedisGameStore,
+    Reply,
+    ShowHand,
+    ShowTable,
+    User,
+    buttons,
+    payloads,
+    self_play_service,
+)
 from core import Action
-from storage import RedisGameStore
-from storage.keys import ChatRef
 
 NAMES = ("Ann", "Boris", "Chiara", "Dmitri", "Elena", "Fyodor")
 MAX_PRESSES = 5000  # a game is a few hundred moves; this bounds a bug, not a game

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import payloads
-from bot.buttons import Move
-from bot.effects import Button
-from bot.i18n import Translator
+from bot.adapter import Button, Move, Translator, payloads
 from core import Action, Card, Kind
 from core.numbers import whole_number
 

@@ -11,10 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
 from adapters.local.text import message_text
-from bot.render.analysis import analysis_lines
-from bot.render.replay import replay_screens
-from bot.runtime.ai_work import AnalysisJob
-from bot.runtime.analyses import Progress, computed
+from bot.adapter import AnalysisJob, Progress, analysis_lines, computed, replay_screens
 from core.ai.analysis import Analysis
 
 

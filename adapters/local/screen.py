@@ -11,8 +11,7 @@ from typing import TextIO
 from adapters.local import CHAT_ID
 from adapters.local.reading import waiting_for_turn
 from adapters.local.text import CLEAR_SCREEN, message_text, numbered_buttons, payload_buttons
-from bot import buttons, payloads
-from bot.effects import (
+from bot.adapter import (
     Alert,
     Button,
     Effect,
@@ -22,8 +21,10 @@ from bot.effects import (
     ShowHand,
     ShownVersions,
     ShowTable,
+    Translator,
+    buttons,
+    payloads,
 )
-from bot.i18n import Translator
 
 MAX_NOTES = 6
 

@@ -8,13 +8,7 @@ their own seat's view), with the same renderers the service uses. Nothing is dec
 from __future__ import annotations
 
 from adapters.local import CHAT_ID
-from bot.effects import Message
-from bot.i18n import translator
-from bot.queries import Seen
-from bot.render.hand import render_hand
-from bot.render.hand_layout import TERMINAL_HAND
-from bot.render.table import render_table
-from bot.session import Lobby, Playing
+from bot.adapter import TERMINAL_HAND, Lobby, Message, Playing, Seen, render_hand, render_table, translator
 
 
 def running_game_screen(seen: Seen, now: float) -> tuple[Message | None, Message | None, str]:

@@ -15,14 +15,22 @@ from adapters.local.lines import LineReader, Lines
 from adapters.local.reading import Help, Later, Pick, Problem, Quit, SlashCommand, Unplayable, interpret
 from adapters.local.screen import Screen, find_button
 from adapters.local.snapshot import running_game_screen
-from bot import buttons
-from bot.commands.table import Place, offered_in
-from bot.effects import Alert, Effect, ShowTable
-from bot.i18n import Translator
-from bot.inputs import Command, Press, TimerDue, User
-from bot.service import GameService
-from bot.timers import run_own_timers
-from storage.keys import ChatRef
+from bot.adapter import (
+    Alert,
+    ChatRef,
+    Command,
+    Effect,
+    GameService,
+    Place,
+    Press,
+    ShowTable,
+    TimerDue,
+    Translator,
+    User,
+    buttons,
+    offered_in,
+    run_own_timers,
+)
 
 LOCAL_CHAT = ChatRef(PLATFORM, CHAT_ID)
 # "yes" typed to a question, in each language we speak (bot.i18n.LANGUAGES); never a letter that is also a

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.effects import Button, Message, Span
+from bot.adapter import Button, Message, Span
 
 BOLD, RESET = "\x1b[1m", "\x1b[0m"
 CLEAR_SCREEN = "\x1b[H\x1b[2J"

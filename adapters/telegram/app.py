@@ -33,16 +33,22 @@ from adapters.telegram.request import CountingRequest
 from adapters.telegram.shared_pacing import SharedPacer
 from adapters.telegram.webhook import WebhookServer
 from adapters.web.telegram_pages import TelegramPages, telegram_pages
-from bot.adapter import MessageMemory
-from bot.commands.table import Place, offered_in
-from bot.effects import Effect
-from bot.i18n import TRANSLATED, translator
-from bot.inputs import TimerDue
-from bot.runtime.config import BotConfig
-from bot.runtime.logs import keep_secret
-from bot.service import GameService
-from bot.timers import Deliveries, run_own_timers
-from storage import RedisGameStore
+from bot.adapter import (
+    TRANSLATED,
+    BotConfig,
+    Deliveries,
+    Effect,
+    GameService,
+    MessageMemory,
+    Place,
+    Readiness,
+    RedisGameStore,
+    TimerDue,
+    keep_secret,
+    offered_in,
+    run_own_timers,
+    translator,
+)
 
 log = logging.getLogger("durak.telegram")
 
@@ -91,16 +97,18 @@ class TelegramBot:
         deliveries: Deliveries | None = None,
         live: Any = None,
         pacer: Pacer | None = None,
+        readiness: Readiness | None = None,
     ) -> None:
         """``deliveries``: the process's turn-timer routes (`durak-bot run`), joined at `start` unless this
         bot runs a timer loop of its own. ``live``: the Redis client the Mini App's pages follow saved changes
-        on
-        (needed only when WEBAPP_URL is set). ``pacer``: Telegram's limits; by default shared through Redis
+        on (needed only when WEBAPP_URL is set). ``pacer``: Telegram's limits; by default shared through Redis
         with every process serving the token (`shared_pacing.py`) when the store is Redis, else this
-        process's own."""
+        process's own. ``readiness``: the process's checks, answered on PORT when this bot's server holds
+        it (the webhook's, or the pages' in long polling)."""
         if not config.telegram_token:
             raise ValueError("TELEGRAM_TOKEN is not set")
         self.config, self.service, self.store, self.live = config, service, store, live
+        self.readiness = readiness or Readiness()
         self.start_retry_delays: Sequence[float] = START_RETRY_DELAYS
         api = config.telegram_api_url.rstrip("/")
         self.application: Application = (  # type: ignore[type-arg]
@@ -108,8 +116,10 @@ class TelegramBot:
             .token(config.telegram_token)
             .base_url(f"{api}/bot")
             .base_file_url(f"{api}/file/bot")
-            .request(CountingRequest(connection_pool_size=256))  # PTB's default sizes, calls counted
-            .get_updates_request(CountingRequest(connection_pool_size=1))
+            .request(
+                CountingRequest(service.metrics, connection_pool_size=256)
+            )  # PTB's default sizes, calls counted
+            .get_updates_request(CountingRequest(service.metrics, connection_pool_size=1))
             .concurrent_updates(False)  # one update at a time: effects are queued in the order they happened
             .build()
         )
@@ -185,7 +195,9 @@ class TelegramBot:
             self.config, self.service, self.live, self.deliver_pressed, self.membership.is_member
         )
         if self.pages is not None:
-            self.pages.hold_back_screens(self.deliveries if self.deliveries is not None else self.deliver_due)
+            self.pages.resume_when_closed(
+                self.deliveries if self.deliveries is not None else self.deliver_due
+            )
         if webhook is None:  # `durak-bot run --webhook` sets telegram_webhook; WEBHOOK_URL alone is enough
             webhook = self.config.telegram_webhook or bool(self.config.webhook_url)
         if webhook:
@@ -199,12 +211,14 @@ class TelegramBot:
                 listen,
                 self.config.port,
                 mount=self.pages.mount if self.pages is not None else None,
+                readiness=self.readiness,
+                metrics=self.service.metrics,
             )
             await self.webhook.start(url, ALLOWED_UPDATES)
         else:
             await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
             if self.pages is not None:  # no webhook server holds PORT: the pages get a server of their own
-                await self.pages.serve(listen, self.config.port)
+                await self.pages.serve(listen, self.config.port, self.readiness)
             log.info("Telegram: long polling as @%s", application.bot.username)
         if own_timer_loop:
             self._timers = asyncio.create_task(
@@ -276,6 +290,7 @@ async def run_telegram(
     webhook: bool | None = None,
     *,
     live: Any = None,
+    readiness: Readiness | None = None,
 ) -> None:
     """Serve Telegram until cancelled (`cli.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: no
     new update is taken, those received are handled, queued messages get STOP_TIMEOUT seconds to go out
@@ -283,9 +298,9 @@ async def run_telegram(
     turn-timer routes to join; without them this bot runs its own timer loop. ``webhook``: None means "when
     WEBHOOK_URL is set, or ``config.telegram_webhook``" (`durak-bot run --webhook`); False forces long
     polling.
-    ``live``: the Redis client of the Mini App's live updates, from `durak-bot run`.
-    The `bot.adapter.RunPlatform` of Telegram."""
-    bot = TelegramBot(config, service, store, deliveries=deliveries, live=live)
+    ``live``: the Redis client of the Mini App's live updates, and ``readiness`` the process's checks, from
+    `durak-bot run`. The `bot.adapter.RunPlatform` of Telegram."""
+    bot = TelegramBot(config, service, store, deliveries=deliveries, live=live, readiness=readiness)
     await bot.start(webhook=webhook, own_timer_loop=deliveries is None)
     try:
         await asyncio.Event().wait()

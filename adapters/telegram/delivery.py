@@ -7,9 +7,8 @@ the old one is gone. A hand whose turn came after a wait (``ShowHand.announce``)
 since Telegram notifies only those, and the old one deleted: one more call, not one more message. A table
 or hand older than one already queued (another input's, handled at the same time) is never queued. A 429
 pauses only that chat; "message is not modified" is avoided by comparing with what was last sent and, should
-it happen anyway, counts as done. A 403 from a player's private chat is reported to the service
-(`GameService.private_chat`: the lobby marks the seat, a game holds their clock) and, for a hand, becomes a
-"start me" request in the group.
+it happen anyway, counts as done. A 403 from a player's private chat is told to the service and asks the
+group to have them open it (`asking.py`).
 
 A chat's queue sends in lanes (`lanes.py`): the game's result and its last table first, then tables and
 hands, then informational replies, which also leave the chat a spare send and are merged or dropped while
@@ -22,19 +21,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import html
 import logging
 import time
-import warnings
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from dataclasses import replace
 
 from telegram import Bot, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
-from adapters.telegram.deeplink import deep_link
+from adapters.telegram.asking import Refusals
 from adapters.telegram.items import (
     GAME_THREAD,
     HAND,
@@ -47,53 +43,27 @@ from adapters.telegram.items import (
     items_for,
     merged,
 )
-from adapters.telegram.lanes import Lanes
 from adapters.telegram.memory import ChatMemory, ref
 from adapters.telegram.miniapp import MiniApp
-from adapters.telegram.pacing import Admission, Ask, Clock, Limits, LocalPacer, MonotonicClock, Pacer
-from adapters.telegram.render import CALLBACK, URL, Rendered, render, split_long
-from bot import payloads
-from bot.buttons import OpenHand
-from bot.effects import OPEN_PRIVATE, Effect, ShowHand, ShownVersions, ShowTable
-from bot.i18n import translator
-from bot.outbox import DeliveredMarks, said_mark, said_marks, unsaid_mark, unsaid_version
-from bot.runtime.lru import LRU
+from adapters.telegram.pacing import Ask, Clock, Limits, LocalPacer, MonotonicClock, Pacer
+from adapters.telegram.removal import GONE, Removal
+from adapters.telegram.render import Rendered, live, render, split_long
+from adapters.telegram.said import SaidForAWhile
+from adapters.telegram.turns import ChatQueue, Turn, retry_seconds
+from bot.adapter import LRU, DeliveredMarks, Effect, ShowHand, ShownVersions, ShowTable
 
 log = logging.getLogger("durak.telegram")
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 NETWORK_ATTEMPTS = 3
 REMEMBERED_TEXTS = 20_000
 REPOST_AFTER = 10  # default of the setting TELEGRAM_REPOST_AFTER (bot/runtime/config.py)
 MAX_BACKOFF = 8  # a chat answered 429 again right after its pause waits at most this times retry_after
 
 
-@dataclass
-class ChatQueue:
-    pending: Lanes = field(default_factory=Lanes)
-    paused_until: float = 0.0
-    strikes: int = 0  # 429s in a row: each doubles the pause Telegram asked for (at most MAX_BACKOFF)
-    worker: asyncio.Task[None] | None = None
-    waking: asyncio.Future[None] | None = None  # set while a reply waits: a table or hand ends the wait
-
-
-@dataclass
-class Turn:
-    """One send's turn as the pacer let it go, and what came of it for the screen's shared marks."""
-
-    ticket: str
-    content: str = ""  # what the screen's message showed then ("<message>|<digest>|<live>"), "" unknown
-    owed: str = ""  # the screen's old messages still owed a removal ("<chat>:<id>:<d|s>" ...)
-    shows: str | None = None  # after the send: what its message shows ("": unknown; None: not changed)
-    owed_done: list[str] = field(default_factory=list)  # removals made during the send
-
-    @staticmethod
-    def of(admission: Admission) -> Turn:
-        return Turn(admission.ticket, admission.content, admission.owed)
-
-
 class Delivery:
+    """Every message the bot sends on Telegram goes through here, chat by chat."""
+
     def __init__(
         self,
         bot: Bot,
@@ -113,20 +83,19 @@ class Delivery:
         ``pacer``: Telegram's limits (`pacing.Pacer`); by default kept in this process alone.
         ``private_closed``: told (group, user id) when Telegram refuses a private message to someone.
         ``mini_app``: WEBAPP_URL and WEBAPP_NAME: "Open table" buttons lead there."""
-        self.repost_after = repost_after
-        self.bot = bot
-        self.memory = memory
+        self.bot, self.memory, self.repost_after, self.mini_app = bot, memory, repost_after, mini_app
         self.clock = clock or MonotonicClock()
         self.limits = limits or Limits()
         self.migrate = migrate
-        self.private_closed = private_closed
-        self.mini_app = mini_app
         self.queues: dict[int, ChatQueue] = {}  # only chats with something to send (a worker each)
         self.pacer: Pacer = pacer or LocalPacer(self.limits, self.clock.now())
         self.superseded = 0  # screens dropped because some process had sent a newer one
         self.not_modified = 0  # edits Telegram answered "message is not modified" (none should be made)
         self.sent: LRU[tuple[int, int], Rendered] = LRU(texts)
-        self.asked: set[tuple[str, str, str]] = set()  # (group, game, user) told to start the bot
+        self.removal = Removal(bot, self.pacer, self.clock, self.sent)  # old messages deleted or stripped
+        self.said = SaidForAWhile(memory, self.removal)  # `Reply.tag` and `Retract`
+        # a private chat that refuses: the service is told, and the group asked to open it
+        self.refusals = Refusals(memory, lambda: self.bot_username, self.enqueue, private_closed)
         self.shown = ShownVersions()  # the newest table and hand versions queued, so none goes backwards
         self.marks = DeliveredMarks(memory.store)  # what was delivered, kept with the chat (bot/outbox.py)
         self.performed = 0  # items sent (or found sent) since start
@@ -232,9 +201,9 @@ class Delivery:
                 await self.memory.load(item.home)
                 if queue.pending.head() is not item:
                     continue  # merged with a newer update, or overtaken by a more urgent one, meanwhile
-                if item.kind == RETRACT:  # a removal: a call, not a message (`_delete`)
+                if item.kind == RETRACT:  # a removal: a call, not a message (`Removal`)
                     queue.pending.pop_head()
-                    await self._retract(item)
+                    await self.said.retract(item)
                     continue
                 if not self.pacer.shared and self._unchanged(item):  # else the shared pacer knows better
                     queue.pending.pop_head()
@@ -370,7 +339,7 @@ class Delivery:
                 await self._migrated(item, str(error.new_chat_id))
                 return True
             except Forbidden as error:
-                await self._forbidden(item, error)
+                await self.refusals.forbidden(item, error)
                 return True
             except NetworkError as error:  # includes TimedOut; BadRequest is handled in _perform
                 if isinstance(error, BadRequest):
@@ -545,13 +514,13 @@ class Delivery:
         stored = await self.pacer.posted(ask, turn.ticket, value, owed) if ask.screen is not None else None
         if stored is False:
             log.info("chat %s: %s posted anew after another send of it: removed", item.chat, item.key)
-            await self._delete(item.chat, sent.message_id)
+            await self.removal.delete(item.chat, sent.message_id)
             return False
         if stored is None:
             await self.memory.remember(item.home, {item.key: value})
         else:
             self.memory.follow(item.home, item.key, value)
-        if replaced is not None and await self._remove(item.chat, *replaced):
+        if replaced is not None and await self.removal.remove(item.chat, *replaced):
             turn.owed_done.append(owed)
         return True
 
@@ -563,14 +532,8 @@ class Delivery:
             message_id, _, action = rest.partition(":")
             if entry in turn.owed_done or not message_id.isdigit():
                 continue
-            if await self._remove(int(chat), int(message_id), action):
+            if await self.removal.remove(int(chat), int(message_id), action):
                 turn.owed_done.append(entry)
-
-    async def _remove(self, chat: int, message_id: int, action: str) -> bool:
-        """Delete ("d") an old message of a screen, or strip its buttons ("s"); True once done (or gone)."""
-        if action == "d":
-            return await self._delete(chat, message_id)
-        return await self._strip(chat, message_id)
 
     def _buried(self, item: Item, table: int) -> bool:
         """More than ``repost_after`` messages came after the table: players would scroll up for it. (Not
@@ -586,50 +549,8 @@ class Delivery:
         log.info("chat %s: table %s buried under the chat's messages: posting it again", item.chat, old)
         return await self._post_screen(item, rendered, self.memory.thread(item.home), turn, (old, "d"))
 
-    async def _delete(self, chat: int, message_id: int) -> bool:
-        """Delete one of our messages. A delete is a Bot API call, not a message: it waits for the bot's
-        overall pace only, not the chat's (which counts messages). Never raises: the send before it is done.
-        True once it is gone; one too old to delete (48 hours) loses its buttons instead."""
-        while (admission := await self.pacer.admit_call(started := self.clock.now())).wait > 0:
-            await self.clock.sleep(admission.wait)
-        try:
-            await self.bot.delete_message(chat, message_id)
-        except BadRequest as error:
-            reason = str(error).lower()
-            if "can't be deleted" in reason:
-                return await self._strip(chat, message_id)
-            log.info("chat %s: old message %s not deleted (%s)", chat, message_id, error)
-            return "not found" in reason
-        except TelegramError as error:
-            log.info("chat %s: old message %s not deleted (%s)", chat, message_id, error)
-            return False
-        finally:
-            self.pacer.settle(0, admission.ticket, started, self.clock.now())
-        self.sent.pop((chat, message_id), None)
-        return True
-
-    async def _strip(self, chat: int, message_id: int) -> bool:
-        """Take the buttons off one of our messages (an old hand of an earlier game); True once done."""
-        while (admission := await self.pacer.admit_call(started := self.clock.now())).wait > 0:
-            await self.clock.sleep(admission.wait)
-        try:
-            await self.bot.edit_message_reply_markup(chat, message_id, reply_markup=None)
-        except BadRequest as error:
-            reason = str(error).lower()
-            log.info("chat %s: old message %s kept its buttons (%s)", chat, message_id, error)
-            return "not modified" in reason or any(gone in reason for gone in GONE)
-        except TelegramError as error:
-            log.info("chat %s: old message %s kept its buttons (%s)", chat, message_id, error)
-            return False
-        finally:
-            self.pacer.settle(0, admission.ticket, started, self.clock.now())
-        sent = self.sent.get((chat, message_id))
-        if sent is not None:
-            self.sent[(chat, message_id)] = Rendered(sent.text)
-        return True
-
     async def _post(self, item: Item) -> None:
-        if item.tag and await self._unsaid(item):
+        if item.tag and await self.said.unsaid(item):
             log.info("chat %s: %s for %s no longer true: not sent", item.chat, item.tag, item.user_id)
             return
         thread = None
@@ -644,43 +565,7 @@ class Delivery:
                 rendered = render(part, self.bot_username, item.chat > 0, self.mini_app)
             sent.append((await self._send(item.chat, rendered, thread)).message_id)
         if item.tag:
-            await self._said(item, sent)
-
-    # ---- what is said for a while (`Reply.tag`) and retracted (`Retract`) ----------------------------
-
-    async def _unsaid(self, item: Item) -> bool:
-        """Whether a message said for a while was retracted while it waited (by any process)."""
-        if not item.version:
-            return False
-        ids = await self.memory.fresh(item.home)
-        return unsaid_version(ids, item.tag, item.user_id) >= item.version
-
-    async def _said(self, item: Item, message_ids: list[int]) -> None:
-        """Keep where a message said for a while went, with the chat's message ids, so whichever process
-        learns that it is no longer true removes it; if that was learnt while it was on its way, now."""
-        fields = {
-            said_mark(item.tag, item.user_id, f"{item.chat}:{mid}"): str(item.version) for mid in message_ids
-        }
-        await self.memory.remember(item.home, dict(fields))
-        if item.version and await self._unsaid(item):
-            for name, message_id in zip(fields, message_ids, strict=True):
-                await self._delete(item.chat, message_id)
-                await self.memory.remember(item.home, {name: None})
-
-    async def _retract(self, item: Item) -> None:
-        """What was said under the item's tag for its person before its version is no longer true: said
-        so first (a message still on its way elsewhere then removes itself, `_said`), then each one said is
-        deleted."""
-        ids = self.memory.ids.get(item.home) or {}
-        if item.version > unsaid_version(ids, item.tag, item.user_id):
-            await self.memory.remember(item.home, {unsaid_mark(item.tag, item.user_id): str(item.version)})
-        ids = await self.memory.fresh(item.home)
-        for name, (where, version) in said_marks(ids, item.tag, item.user_id).items():
-            chat, _, message_id = where.partition(":")
-            if item.version and version >= item.version or not message_id.isdigit():
-                continue  # said again since, and true
-            await self._delete(int(chat), int(message_id))
-            await self.memory.remember(item.home, {name: None})
+            await self.said.said(item, sent)
 
     async def _send(self, chat: int, rendered: Rendered, thread: int | None) -> Message:
         """One new message in HTML with its keyboard, in the forum topic when there is one."""
@@ -698,66 +583,6 @@ class Delivery:
     def _remember_sent(self, chat: int, message_id: int, rendered: Rendered) -> None:
         self.sent[(chat, message_id)] = rendered
 
-    # ---- when a chat refuses -------------------------------------------------------------------------
-
-    async def _forbidden(self, item: Item, error: Forbidden) -> None:
-        if item.chat < 0:
-            log.warning("group %s refuses messages (%s): dropped", item.chat, error)
-            return
-        group = item.home if item.home != str(item.chat) and int(item.home) < 0 else ""
-        if item.kind != HAND:
-            log.info("private chat %s closed (%s): message dropped", item.chat, error)
-            if group and self.private_closed is not None:
-                # a reply to a command typed in the group (/join): the lobby marks the seat (once: the
-                # service changes nothing for a seat already marked)
-                await self.private_closed(group, str(item.chat))
-            if group and item.asked_for:
-                log.info("user %s has not started the bot: telling group %s", item.chat, group)
-                asked = self.open_private(group, str(item.chat))
-                self.enqueue(Item(POST, int(group), group, asked, lane=INFO))
-            return
-        key = (item.home, item.game_id, item.user_id)
-        if key in self.asked:
-            return
-        if len(self.asked) > REMEMBERED_TEXTS:
-            self.asked.clear()  # a bounded memory: at worst someone is asked twice
-        self.asked.add(key)
-        if self.private_closed is not None:  # the game holds their clock (`GameService.private_chat`)
-            await self.private_closed(item.home, item.user_id)
-        log.info("user %s has not started the bot: asking in group %s", item.user_id, item.home)
-        asking = self.start_me(item)
-        self.enqueue(
-            Item(POST, int(item.home), item.home, asking, tag=OPEN_PRIVATE, user_id=item.user_id,
-                 version=item.version)
-        )  # fmt: skip
-
-    def open_private(self, group: str, user_id: str) -> Rendered:
-        """ "<name>, I can answer you only in a private chat with me": what they asked for (/me) is for
-        their eyes only, and Telegram lets the bot write to them only once they opened that chat."""
-        _ = translator(self.memory.langs.get(group) or self.memory.user_langs.get(user_id))._
-        name = self.memory.names.get(user_id) or _("player")
-        mention = f'<a href="tg://user?id={int(user_id)}">{html.escape(name, quote=False)}</a>'
-        # TRANSLATORS: in the group, to someone who typed /me but never opened the bot's private chat
-        text = _(
-            "{name}, I can answer you only in a private chat with me: open it with the button, then ask again."
-        )
-        text = html.escape(text).format(name=mention)
-        button = (_("Open the private chat"), URL, f"https://t.me/{self.bot_username}")
-        return Rendered(text, ((button,),))
-
-    def start_me(self, item: Item) -> Rendered:
-        """ "<name>, open a private chat with me": the player's cards cannot be sent until they do."""
-        lang = self.memory.langs.get(item.home) or self.memory.user_langs.get(item.user_id)
-        _ = translator(lang)._
-        name = self.memory.names.get(item.user_id) or _("player")
-        mention = f'<a href="tg://user?id={int(item.user_id)}">{html.escape(name, quote=False)}</a>'
-        text = html.escape(
-            _("{name}, I cannot send you your cards until you open a private chat with me: tap the button.")
-        ).format(name=mention)
-        payload = payloads.Payload(item.home, item.game_id, 0, OpenHand()).encode()
-        button = (_("Show my cards"), URL, deep_link(self.bot_username, payload))
-        return Rendered(text, ((button,),))
-
     async def _migrated(self, item: Item, new: str) -> None:
         """The group became a supergroup: move the chat (the app's handler) and requeue there."""
         old = item.home
@@ -773,16 +598,3 @@ class Delivery:
             return
         for item in queue.pending.drain():
             self.enqueue(item.moved(old, new))
-
-
-def retry_seconds(error: RetryAfter) -> float:
-    """``retry_after`` as seconds, whether PTB gives an int (22.x) or a timedelta (announced)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # PTB's notice that the type will change: we accept both
-        value = error.retry_after
-    return value.total_seconds() if isinstance(value, timedelta) else float(value)
-
-
-def live(rendered: Rendered) -> bool:
-    """A message with buttons to press (not only links)."""
-    return any(kind == CALLBACK for row in rendered.keyboard for _, kind, _ in row)

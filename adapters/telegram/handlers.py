@@ -29,15 +29,29 @@ from adapters.telegram.delivery import Delivery
 from adapters.telegram.items import GAME_THREAD
 from adapters.telegram.membership import Membership
 from adapters.telegram.memory import PLATFORM, ChatMemory, ref
-from bot import payloads
-from bot.adapter import MessageMemory
-from bot.commands.table import NEWGAME, Place, Who, names_with, offered_in
-from bot.effects import Alert, Effect, Reply, ShowHand, ShowTable
-from bot.inputs import Command, Press, User
-from bot.outbox import SENDING, TABLE_SHOWN
-from bot.render.text import line, message
-from bot.service import GameService
-from storage.errors import StoreUnavailable
+from bot.adapter import (
+    NEWGAME,
+    SENDING,
+    TABLE_SHOWN,
+    Alert,
+    Command,
+    Effect,
+    GameService,
+    MessageMemory,
+    Place,
+    Press,
+    Reply,
+    ShowHand,
+    ShowTable,
+    StoreUnavailable,
+    User,
+    Who,
+    line,
+    message,
+    names_with,
+    offered_in,
+    payloads,
+)
 
 log = logging.getLogger("durak.telegram")
 

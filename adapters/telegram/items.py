@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from adapters.telegram.pacing import ACTING, SCREENS, WAITING
 from adapters.telegram.render import Rendered
-from bot.effects import Effect, Message, Notice, Reply, Retract, ShowHand, ShowTable
+from bot.adapter import Effect, Message, Notice, Reply, Retract, ShowHand, ShowTable
 
 TABLE, HAND, POST, RETRACT = "table", "hand", "post", "retract"
 GAME_THREAD = -1  # "post in the topic the game lives in"

@@ -20,8 +20,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
 from adapters.telegram.memory import PLATFORM
-from bot.runtime.lru import LRU
-from storage.keys import ChatRef
+from bot.adapter import LRU, ChatRef
 
 log = logging.getLogger("durak.telegram")
 

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.adapter import MessageMemory
-from bot.runtime.lru import LRU
-from storage.errors import StoreUnavailable
-from storage.keys import TELEGRAM, ChatRef
+from bot.adapter import LRU, TELEGRAM, ChatRef, MessageMemory, StoreUnavailable
 
 log = logging.getLogger("durak.telegram")
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from adapters.web.links import game_ref, replay_ref
-from bot import payloads
-from bot.buttons import Replay
+from bot.adapter import Replay, payloads
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.runtime.lru import LRU
+from bot.adapter import LRU
 
 EPSILON = 1e-6  # seconds: float rounding must never turn a wait into an endless series of zero waits
 

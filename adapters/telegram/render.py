@@ -14,8 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from adapters.telegram.deeplink import DeepLinkError, deep_link
 from adapters.telegram.miniapp import MiniApp, payload_ref
-from bot.effects import Button, Line, Message, Span
-from bot.payloads import MAX_PAYLOAD_BYTES
+from bot.adapter import MAX_PAYLOAD_BYTES, Button, Line, Message, Span
 
 MAX_TEXT_UTF16 = 4096
 CALLBACK, URL, WEB_APP = "data", "url", "web_app"
@@ -126,3 +125,8 @@ def _cut(line: Line, limit: int) -> Line:
         return line
     text = "".join(span.text for span in line)[: limit // 2]
     return (Span(text),)
+
+
+def live(rendered: Rendered) -> bool:
+    """A message with buttons to press (not only links)."""
+    return any(kind == CALLBACK for row in rendered.keyboard for _, kind, _ in row)

@@ -11,8 +11,8 @@ from typing import Any
 
 from telegram.request import HTTPXRequest, RequestData
 
-from bot.runtime import metrics
-from storage.keys import TELEGRAM as PLATFORM
+from bot.adapter import TELEGRAM as PLATFORM
+from bot.adapter import Metrics
 
 
 def api_method(url: str) -> str:
@@ -24,7 +24,11 @@ def api_method(url: str) -> str:
 
 
 class CountingRequest(HTTPXRequest):
-    """`HTTPXRequest` that reports each call's method and status to `bot.runtime.metrics.METRICS`."""
+    """`HTTPXRequest` that reports each call's method and status to ``metrics``."""
+
+    def __init__(self, metrics: Metrics, **options: Any) -> None:
+        super().__init__(**options)
+        self.metrics = metrics
 
     async def do_request(
         self,
@@ -38,7 +42,7 @@ class CountingRequest(HTTPXRequest):
         try:
             code, payload = await super().do_request(url, method, request_data, *args, **kwargs)
         except Exception:
-            metrics.METRICS.api_call(PLATFORM, name, "error")
+            self.metrics.api_call(PLATFORM, name, "error")
             raise
-        metrics.METRICS.api_call(PLATFORM, name, code)
+        self.metrics.api_call(PLATFORM, name, code)
         return code, payload

@@ -3,7 +3,7 @@
 Telegram counts per token (30 messages a second) and per chat (about 20 a minute in a group, one a second in
 a private chat), not per process. Several webhook processes behind a load balancer (docs/deploy.md) each
 pacing on their own would together send twice that, and when a group's presses land on two processes, both
-pace its table. `SharedPacer` asks Redis instead: one script call per send (storage/scripts.py, `PACE`) takes
+pace its table. `SharedPacer` asks Redis instead: one script call per send (storage/pace_scripts.py, `PACE`) takes
 from the token's bucket and window and from the chat's, exactly as `pacing.LocalPacer` does in memory, and
 in the same call refuses a table or hand older than one any process already sent or is sending (the chat's
 ``messages`` hash, bot/outbox.py): no screen goes backwards across processes. The same call reads the
@@ -39,12 +39,20 @@ from collections.abc import Sequence
 
 from adapters.telegram.memory import ref
 from adapters.telegram.pacing import RANK_SPARES, Admission, Ask, Clock, Limits, LocalPacer
-from bot.outbox import content_mark, flight_mark, owed_mark, screen_marks, spaced_mark
-from bot.runtime.lru import LRU
-from storage import RedisGameStore
-from storage.errors import StoreUnavailable
-from storage.keys import TELEGRAM
-from storage.pace import PaceLimit, ScreenTurn, SharedLimits
+from bot.adapter import (
+    LRU,
+    TELEGRAM,
+    PaceLimit,
+    RedisGameStore,
+    ScreenTurn,
+    SharedLimits,
+    StoreUnavailable,
+    content_mark,
+    flight_mark,
+    owed_mark,
+    screen_marks,
+    spaced_mark,
+)
 
 log = logging.getLogger("durak.telegram")
 

@@ -19,7 +19,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ExtBot
 
-from bot.runtime import health, metrics
+from bot.adapter import Metrics, Readiness
 
 log = logging.getLogger("durak.telegram")
 
@@ -38,9 +38,14 @@ class WebhookServer:
         listen: str = "0.0.0.0",
         port: int = 8080,
         mount: Callable[[web.Application], None] | None = None,
+        readiness: Readiness | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
-        """``mount``: adds more routes to this server's app (the Mini App's pages, adapters/web)."""
+        """``mount``: adds more routes to this server's app (the Mini App's pages, adapters/web);
+        ``readiness``: the process's checks (``/readyz``); ``metrics``: what ``/metrics`` shows."""
         self.application = application
+        self.readiness = readiness or Readiness()
+        self.metrics = metrics or Metrics()
         self.mount = mount
         self.path = "/" + path.strip("/")
         if self.path == METRICS_PATH:
@@ -57,7 +62,7 @@ class WebhookServer:
         app.router.add_get(METRICS_PATH, self.scrape)
         if self.mount is not None:
             self.mount(app)
-        health.routes(app)  # /healthz and /readyz (bot/runtime/health.py)
+        self.readiness.routes(app)  # /healthz and /readyz (bot/runtime/health.py)
         return app
 
     async def start(self, url: str, allowed_updates: list[str]) -> None:
@@ -101,7 +106,7 @@ class WebhookServer:
         return web.Response()
 
     async def scrape(self, request: web.Request) -> web.Response:
-        exposition = metrics.METRICS.exposition()
+        exposition = self.metrics.exposition()
         if exposition is None:
             return web.Response(status=404, text="metrics are off (METRICS=on switches them on)")
         body, content_type = exposition

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from urllib.parse import parse_qsl
 
-from bot.i18n import Translator
+from bot.adapter import Translator
 
 INIT_DATA_MAX_AGE = 24 * 3600  # seconds a Mini App's initData stays good (Telegram signs it when opened)
 CLOCK_SKEW = 60  # seconds an auth_date may be ahead of our clock (the clocks of two machines)

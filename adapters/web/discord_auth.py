@@ -42,9 +42,7 @@ from urllib.parse import quote
 import aiohttp
 
 from adapters.web.sessions import Viewer
-from bot.i18n import Translator, normalise_language
-from bot.inputs import User
-from storage.keys import DISCORD
+from bot.adapter import DISCORD, Translator, User, normalise_language
 
 log = logging.getLogger("durak.web.discord")
 

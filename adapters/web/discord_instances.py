@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 from adapters.web.discord_auth import DiscordOAuth, InstanceSeen, Refusal, SignInRefused
 from adapters.web.sessions import Viewer
-from bot.runtime.lru import LRU
-from storage.keys import ChatRef
+from bot.adapter import LRU, ChatRef
 
 log = logging.getLogger("durak.web.discord")
 

@@ -47,23 +47,10 @@ from adapters.web.headers import discord_frame_ancestors
 from adapters.web.limits import BodyTooLarge, read_body
 from adapters.web.links import game_ref
 from adapters.web.platform_pages import PlatformPages
-from adapters.web.server import (
-    MAX_BODY,
-    RECHECK,
-    DeliverEffects,
-    Refused,
-    WebFrontEnd,
-    asked_lang,
-    client_address,
-    failed,
-    unavailable,
-)
+from adapters.web.refusals import asked_lang, failed, unavailable
+from adapters.web.server import MAX_BODY, RECHECK, DeliverEffects, Refused, WebFrontEnd, client_address
 from adapters.web.sign_in_gate import SignInGate
-from bot.i18n import translator
-from bot.runtime.config import BotConfig
-from bot.service import GameService
-from storage.errors import StoreUnavailable
-from storage.keys import DISCORD, ChatRef
+from bot.adapter import DISCORD, BotConfig, ChatRef, GameService, StoreUnavailable, translator
 
 log = logging.getLogger("durak.web.discord")
 

@@ -24,9 +24,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 
-from bot.i18n import Translator
-from bot.runtime.analyses import STARTS_PER_HOUR, Busy
-from bot.runtime.ratelimit import PressLimiter
+from bot.adapter import STARTS_PER_HOUR, Busy, PressLimiter, Translator
 
 READ_RATE = 2.0  # state reads per second, sustained
 READ_BURST = 10.0  # at once: a few tabs opened together, reconnects after a network change

@@ -31,8 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from adapters.web.sessions import Viewer
-from storage import presence
-from storage.keys import LIVE_CHANNEL_PREFIX, ChatRef, live_channel
+from bot.adapter import LIVE_CHANNEL_PREFIX, ChatRef, live_channel, presence
 
 log = logging.getLogger("durak.web")
 

@@ -22,13 +22,22 @@ from adapters.local.terminal import PlayOptions
 from adapters.web.links import game_ref
 from adapters.web.server import WebFrontEnd
 from adapters.web.sessions import LocalSessions, Viewer
-from bot import buttons
-from bot.effects import Alert, Effect, Message, ShowTable
-from bot.inputs import Command, Press, TimerDue, User
-from bot.service import GameService
-from bot.session import Playing
-from bot.timers import run_own_timers
-from storage.keys import LOCAL, ChatRef
+from bot.adapter import (
+    LOCAL,
+    Alert,
+    ChatRef,
+    Command,
+    Effect,
+    GameService,
+    Message,
+    Playing,
+    Press,
+    ShowTable,
+    TimerDue,
+    User,
+    buttons,
+    run_own_timers,
+)
 
 CHAT_ID = "web"  # the browser game's chat (the terminal's is "terminal"): both may be kept side by side
 WEB_CHAT = ChatRef(LOCAL, CHAT_ID)

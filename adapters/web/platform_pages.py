@@ -3,13 +3,10 @@ pauses the chat's screens of whoever has a page open, on a server of its own or 
 
 from __future__ import annotations
 
-from functools import partial
-
 from aiohttp import web
 
 from adapters.web.server import WebFrontEnd
-from bot.timers import Deliver, resume_on_close
-from storage.presence import open_pages
+from bot.adapter import Deliver, resume_on_close
 
 
 class PlatformPages:
@@ -19,10 +16,10 @@ class PlatformPages:
         self.front = front
         self._runner: web.AppRunner | None = None
 
-    def hold_back_screens(self, deliver: Deliver) -> None:
-        """Let the service know who has a page open, so the chat's hand edits pause for them
-        (`bot.game.app_screens`), and give a person what was held back when their last page closes."""
-        self.front.service.on_app = partial(open_pages, self.front.hub.redis)
+    def resume_when_closed(self, deliver: Deliver) -> None:
+        """Give a person the chat screens held back while they had a page open (`bot.game.app_screens`;
+        the service learns who has one from `storage.presence`, given it when it is built) when their last
+        page closes."""
         self.front.hub.listen(resume_on_close(self.front.service, deliver))
 
     async def serve_app(self, app: web.Application, listen: str, port: int) -> None:

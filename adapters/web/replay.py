@@ -9,7 +9,7 @@ import time
 from collections import OrderedDict
 
 from adapters.web.links import replay_ref
-from bot.render.replay import replay_state
+from bot.adapter import replay_state
 
 
 def replay_json(record: str, lang: str, analysis: bool = False) -> bytes:

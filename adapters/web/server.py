@@ -35,36 +35,56 @@ from adapters.web.headers import FRAME_ANCESTORS, secured
 from adapters.web.limits import BodyTooLarge, read_body, retry_after
 from adapters.web.links import parse_ref, parse_replay_ref
 from adapters.web.live import CLOSE_TOO_MANY, WRITER_LIMIT, LiveHub, Page, State, bound_send_buffer
+from adapters.web.refusals import (
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHORIZED,
+    asked_lang,
+    failed,
+    left_text,
+    no_game_text,
+    not_archived_text,
+    not_signed_in,
+    refuse,
+    too_many,
+    too_many_pages_here_text,
+    too_many_pages_text,
+    unavailable,
+)
 from adapters.web.replay import ReplayCache, replay_json
 from adapters.web.sessions import LocalSessions, Viewer
 from adapters.web.state import started_state, viewer_state
 from adapters.web.strings import page_strings
-from bot import payloads
-from bot.effects import Alert, Effect
-from bot.game.archive import Archived, ArchiveError
-from bot.game.membership import MembershipCheck
-from bot.i18n import Translator, normalise_language, translator
-from bot.inputs import Press, User
-from bot.queries import NotForYou, Seen, Sight
-from bot.render.analysis import analysis_state
-from bot.runtime.analyses import Analyses, Busy, Person, Progress
-from bot.runtime.ratelimit import PressLimiter
-from bot.service import GameService
-from storage import presence
-from storage.errors import StoreUnavailable
-from storage.keys import TELEGRAM, ChatRef
+from bot.adapter import (
+    TELEGRAM,
+    Alert,
+    Analyses,
+    Archived,
+    ArchiveError,
+    Busy,
+    ChatRef,
+    Effect,
+    GameService,
+    MembershipCheck,
+    NotForYou,
+    Person,
+    Press,
+    PressLimiter,
+    Progress,
+    Seen,
+    Sight,
+    StoreUnavailable,
+    Translator,
+    User,
+    analysis_state,
+    payloads,
+    presence,
+    translator,
+)
 
 log = logging.getLogger("durak.web")
 
 STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 5.0  # seconds a new WebSocket has to say who it is
-CLOSE_UNAUTHORIZED = 4401
-CLOSE_NOT_FOUND = 4404
-CLOSE_REASONS = {  # a close frame's reason (for logs and developers; the page shows the error message)
-    CLOSE_UNAUTHORIZED: b"no valid hello",
-    CLOSE_NOT_FOUND: b"no such game",
-    CLOSE_TOO_MANY: b"too many pages open",
-}
 MAX_BODY = 4096  # bytes of a press (a payload is at most 64), on any app the routes are mounted on
 REPLAY_CACHE_BYTES = 16 * 1024 * 1024  # built replays kept per process: ~230 of a 180-action game
 JSON = "application/json"
@@ -131,13 +151,8 @@ class WebFrontEnd:
         self.read_limiter = read_limiter or limits.read_limiter()
         self.replay_limiter = replay_limiter or limits.replay_limiter()
         self.analysis_limiter = analysis_limiter or limits.analysis_limiter()
-        # a finished game's analysis, in the AI workers: with them, by default (`bot.runtime.analyses`)
-        pool = service.ai
-        self.analyses = analyses or (
-            Analyses(service.queries.store, pool.offload, max_running=max(1, pool.workers // 2))
-            if pool is not None
-            else None
-        )
+        # a finished game's analysis, in the AI workers: the service's, by default (`bot.runtime.analyses`)
+        self.analyses = analyses or service.analyses
         self._replays = ReplayCache(replay_cache_bytes)  # the bytes sent, by (game, language)
         self._building: dict[tuple[str, str], asyncio.Future[bytes]] = {}  # one build per replay at a time
         self._build_slot = asyncio.Semaphore(1)  # one replay built at a time, on a worker thread
@@ -536,16 +551,6 @@ class WebFrontEnd:
         return Page(chat, viewer, ref.game_id, socket)
 
 
-async def refuse(socket: web.WebSocketResponse, status: int, text: str, code: int) -> None:
-    """Tell a page why (``{"type": "error", "status", "error"}``, shown as it is), then close its socket
-    with ``code``."""
-    if socket.closed:
-        return
-    with contextlib.suppress(ConnectionError):
-        await socket.send_json({"type": "error", "status": status, "error": text})
-    await socket.close(code=code, message=CLOSE_REASONS[code])
-
-
 def client_address(request: web.Request) -> str | None:
     """Whom a socket comes from, for the per-address cap: the peer; or, when the peer is not a public
     address (a reverse proxy on this host or its network), the last ``X-Forwarded-For`` entry, the address
@@ -575,49 +580,3 @@ def revalidated(resource: web.AbstractResource) -> ResponseHook:
             response.headers["Cache-Control"] = NO_CACHE
 
     return mark
-
-
-def asked_lang(request: web.Request) -> str:
-    """The page's language before the viewer is known: ``?lang=``, else the browser's first choice."""
-    asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
-    return normalise_language(asked.split(",")[0].split(";")[0].strip())
-
-
-def not_signed_in(tr: Translator) -> str:
-    return tr._("This page is not signed in: open it again from the chat or the printed link.")
-
-
-def left_text(tr: Translator) -> str:
-    return tr._("You left the Activity, so this table is closed: open the Activity again to play.")
-
-
-def too_many_pages_text(tr: Translator) -> str:
-    return tr._("Too many pages of the game are open on your account: close one, and this one reconnects.")
-
-
-def too_many_pages_here_text(tr: Translator) -> str:
-    return tr._("Too many pages of the game are open from your network: close one, and this one reconnects.")
-
-
-def no_game_text(tr: Translator) -> str:
-    return tr._("This game is not here any more: open the table again from the chat.")
-
-
-def not_archived_text(tr: Translator) -> str:
-    return tr._("This game is not in the archive: games are kept for 30 days after they end.")
-
-
-def failed(status: int, text: str, headers: dict[str, str] | None = None) -> web.Response:
-    """A refused request: its status and the translated reason the page shows."""
-    return web.json_response({"error": text}, status=status, headers=headers)
-
-
-def too_many(tr: Translator, limiter: PressLimiter) -> web.Response:
-    """A read refused by the person's limit (`adapters.web.limits`): 429, and when to ask again."""
-    text = tr._("Too many requests: wait a moment.")
-    return failed(429, text, {"Retry-After": retry_after(limiter)})
-
-
-def unavailable(tr: Translator) -> web.Response:
-    text = tr._("The game service is unavailable, try again in a moment.")
-    return failed(503, text)

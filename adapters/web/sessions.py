@@ -13,7 +13,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from bot.inputs import User
+from bot.adapter import User
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bot.runtime.ratelimit import PressLimiter
+from bot.adapter import PressLimiter
 
 ADDRESS_RATE = 1.0  # sign-ins a second, sustained, from one address
 ADDRESS_BURST = 20  # at once from one address: a channel's people opening the Activity together

@@ -12,18 +12,31 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.web.links import game_ref, replay_ref
-from bot.buttons import Move, Rematch
-from bot.effects import Message
-from bot.i18n import Translator, translator
-from bot.payloads import Payload
-from bot.queries import FinalSeen, Seen
-from bot.render.clock import turn_length
-from bot.render.hand import action_label, prompt
-from bot.render.hand_status import own_result
-from bot.render.lobby import render_lobby, seat_label
-from bot.render.rules import rule_lines, rules_in_short
-from bot.render.table import describe_event, waiting_for
-from bot.session import Finished, Lobby, Playing, Seat, TableEvent
+from bot.adapter import (
+    FinalSeen,
+    Finished,
+    Lobby,
+    Message,
+    Move,
+    Payload,
+    Playing,
+    Rematch,
+    Seat,
+    Seen,
+    TableEvent,
+    Translator,
+    action_label,
+    describe_event,
+    own_result,
+    prompt,
+    render_lobby,
+    rule_lines,
+    rules_in_short,
+    seat_label,
+    translator,
+    turn_length,
+    waiting_for,
+)
 from core import Action, Kind, Settings, View
 from core.commitment import short
 

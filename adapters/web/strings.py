@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.i18n import Translator
+from bot.adapter import Translator
 
 
 def _labels(_: Callable[[str], str]) -> list[str]:

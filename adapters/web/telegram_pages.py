@@ -16,10 +16,7 @@ from aiohttp import web
 
 from adapters.web.platform_pages import PlatformPages
 from adapters.web.server import DeliverEffects, WebFrontEnd
-from bot.game.membership import MembershipCheck
-from bot.runtime import health
-from bot.runtime.config import BotConfig
-from bot.service import GameService
+from bot.adapter import BotConfig, GameService, MembershipCheck, Readiness
 
 
 class TelegramPages(PlatformPages):
@@ -45,10 +42,11 @@ class TelegramPages(PlatformPages):
     def mount(self, app: web.Application) -> None:
         self.front.routes(app, self.prefix)
 
-    async def serve(self, listen: str, port: int) -> None:
-        """A server of their own (the bot polls Telegram, so no webhook server holds the port)."""
+    async def serve(self, listen: str, port: int, readiness: Readiness) -> None:
+        """A server of their own (the bot polls Telegram, so no webhook server holds the port), which
+        answers the process's ``/healthz`` and ``/readyz`` too (`bot.runtime.health`)."""
         app = self.front.app(self.prefix)
-        health.routes(app)  # PORT is this server's: it answers /healthz and /readyz (bot/runtime/health.py)
+        readiness.routes(app)
         await self.serve_app(app, listen, port)
 
 

@@ -27,12 +27,13 @@ from bot.render.personal import render_me
 from bot.render.rules import render_rules, settings_problem
 from bot.render.summary import render_help, render_stats
 from bot.render.text import line, message
-from bot.runtime import metrics, unusable
+from bot.runtime import unusable
+from bot.runtime.metrics import Metrics
 from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Finished, Lobby, Playing
 from core import Settings, SettingsError
 from core.settings import accepted_words
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.models import ChatRecord, PersonalRecord, PlayerStats
 
 if TYPE_CHECKING:  # a type only: the pool's module starts worker processes
@@ -72,6 +73,9 @@ class CommandDesk(Protocol):
 
     @property
     def ai(self) -> AiPool | None: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
 
     async def decide_command(
         self, command: Command, decide: Decide, prepare: Prepare | None = None
@@ -203,7 +207,7 @@ async def start(service: CommandDesk, command: Command) -> list[Effect]:
 async def hint(service: CommandDesk, command: Command) -> list[Effect]:
     user = command.user
     if service.hint_limiter is not None and not service.hint_limiter.allow(command.platform, user.id):
-        metrics.METRICS.refused(command.platform, "hint_limited")
+        service.metrics.refused(command.platform, "hint_limited")
         text = translator(user.lang)._("One hint at a time: ask again in a few seconds.")
         return [Alert(user.id, text)]  # only the asker sees it, like the command limit's refusal
     prepare = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from storage import keys
+from bot import platforms
 
 
 def _(text: str) -> str:
@@ -39,11 +39,11 @@ class Who(Enum):
 
 class Place(Enum):
     """Where a command is offered: a platform's menu or command list, or the terminal's help (each named by
-    its platform id, declared in `storage.keys`)."""
+    its platform id, declared in `bot.platforms`)."""
 
-    TELEGRAM = keys.TELEGRAM
-    DISCORD = keys.DISCORD
-    TERMINAL = keys.LOCAL
+    TELEGRAM = platforms.TELEGRAM
+    DISCORD = platforms.DISCORD
+    TERMINAL = platforms.LOCAL
 
 
 EVERY_CHAT = frozenset({Place.TELEGRAM, Place.DISCORD})

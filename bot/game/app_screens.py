@@ -29,7 +29,7 @@ from bot.game.screens import current_hand, current_table
 from bot.game.seats import seat_of
 from bot.outbox import fingerprint, hand_shown, table_behind
 from bot.session import ChatSession, Finished, Playing
-from storage.keys import ChatRef
+from storage import ChatRef
 
 OnApp = Callable[[ChatRef], Awaitable[Collection[str]]]  # the user ids with a page of the chat open now
 

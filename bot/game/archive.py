@@ -22,7 +22,7 @@ from bot.render.summary import RevealedSeal, render_result
 from bot.session import Playing, Seat, TableEvent
 from core import Action, Card, Game, Settings, new_game
 from core.commitment import PlayedGame, Verdict, dealt_order, deck_text, verify
-from storage.keys import ChatRef
+from storage import ChatRef
 
 
 def archive(ctx: Context, header: Playing, game: Game) -> str:

@@ -16,7 +16,7 @@ from bot.buttons import Button, Join, PickTeam
 from bot.effects import Alert, Effect
 from bot.i18n import translator
 from bot.inputs import User
-from storage.keys import ChatRef
+from storage import ChatRef
 
 MembershipCheck = Callable[[ChatRef, str], Awaitable[bool]]  # (chat, user id) -> the user is in the chat
 

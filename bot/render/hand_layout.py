@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.keys import DISCORD, LOCAL
+from bot.platforms import DISCORD, LOCAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,5 +28,5 @@ TERMINAL_HAND = HandLayout(table_beside=True, buttons=False)
 
 
 def hand_layout(platform: str) -> HandLayout:
-    """The layout of hands on ``platform`` (a `storage.keys` id)."""
+    """The layout of hands on ``platform`` (a `bot.platforms` id)."""
     return {LOCAL: TERMINAL_HAND, DISCORD: DISCORD_HAND}.get(platform, CHAT_HAND)

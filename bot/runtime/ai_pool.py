@@ -45,9 +45,9 @@ from bot.ai_seats import (
 )
 from bot.context import Context
 from bot.game.seats import seat_of
-from bot.runtime import metrics
 from bot.runtime.ai_work import HINT, AiJob, AiResult, start_worker, work, worker_ready
 from bot.runtime.config import default_ai_workers
+from bot.runtime.metrics import Metrics
 from bot.runtime.ratelimit import PressLimiter
 from bot.session import ChatSession, Playing
 from core import Action, Game
@@ -85,11 +85,13 @@ class AiPool:
         deadline: float = 1.5,
         max_in_flight: int | None = None,
         work: Callable[[AiJob], AiResult] = work,
+        metrics: Metrics | None = None,
     ) -> None:
         self.workers = workers or default_ai_workers()
         self.deadline = deadline
         self.max_in_flight = max_in_flight or JOBS_PER_WORKER * self.workers
         self.work = work
+        self.metrics = metrics or Metrics()  # where each decision's source is counted
         self.executor = self._new_executor()
         self.running: dict[JobKey, asyncio.Future[AiResult]] = {}
         self.answered: OrderedDict[JobKey, AiResult] = OrderedDict()
@@ -265,7 +267,7 @@ class AiPool:
 
     def _count(self, kind: str, source: str) -> None:
         self.sources[source] += 1
-        metrics.METRICS.ai_decided(kind, source)
+        self.metrics.ai_decided(kind, source)
 
     # ---- life cycle ------------------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
 """Health of a `durak-bot run` process: ``GET /healthz`` (the process is up) and ``GET /readyz`` (it can
 serve: Redis answers, every configured platform is connected, the AI workers are alive).
 
-One `Readiness` per process, `READINESS`, like `bot.runtime.metrics.METRICS`: `cli.main.serve` names the
-checks, and whichever server holds the port PORT mounts the two routes (`routes`): the Telegram webhook's,
-the Mini App's pages' in long polling, or else a small server of their own (`serve`). Each check is cheap (a
+One `Readiness` per process: `cli.main.serve` builds it with its named checks (`process_readiness`) and hands
+it to the platforms, and whichever server holds the port PORT mounts its two routes (`Readiness.routes`): the
+Telegram webhook's, the Mini App's pages' in long polling, or else a small server of their own (`serve`). Each check is cheap (a
 Redis PING bounded by a second, flags the adapters keep), so a container's health check or a load balancer
 may ask every few seconds. ``durak-bot health`` asks ``/readyz`` on 127.0.0.1:PORT (`probe`).
 """
@@ -45,9 +45,17 @@ class Readiness:
     def add(self, name: str, check: Check) -> None:
         self.checks[name] = check
 
-    def clear(self) -> None:
-        self.checks.clear()
-        self.stopping = False
+    def routes(self, app: web.Application) -> None:
+        """Add ``/readyz``, and ``/healthz`` unless the app has one already (the Mini App's pages answer it
+        when they are served at the root)."""
+        taken = {resource.canonical for resource in app.router.resources()}
+        if HEALTHZ not in taken:
+            app.router.add_get(HEALTHZ, healthz)
+        app.router.add_get(READYZ, self.readyz)
+
+    async def readyz(self, request: web.Request) -> web.Response:
+        ready, report = await self.report()
+        return web.json_response({"ok": ready, "checks": report}, status=200 if ready else 503)
 
     async def report(self) -> tuple[bool, dict[str, str]]:
         """(ready, {check: "ok" or what is wrong}), every check run at the same time."""
@@ -68,31 +76,14 @@ class Readiness:
             return f"{type(error).__name__}: {error}"[:200]
 
 
-READINESS = Readiness()
-
-
 async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
-async def readyz(request: web.Request) -> web.Response:
-    ready, report = await READINESS.report()
-    return web.json_response({"ok": ready, "checks": report}, status=200 if ready else 503)
-
-
-def routes(app: web.Application) -> None:
-    """Add ``/readyz``, and ``/healthz`` unless the app has one already (the Mini App's pages answer it
-    when they are served at the root)."""
-    taken = {resource.canonical for resource in app.router.resources()}
-    if HEALTHZ not in taken:
-        app.router.add_get(HEALTHZ, healthz)
-    app.router.add_get(READYZ, readyz)
-
-
-async def serve(listen: str, port: int) -> web.AppRunner:
+async def serve(readiness: Readiness, listen: str, port: int) -> web.AppRunner:
     """The two routes on a server of their own (no webhook nor page server holds PORT)."""
     app = web.Application()
-    routes(app)
+    readiness.routes(app)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     await web.TCPSite(runner, listen, port).start()
@@ -177,22 +168,23 @@ def pool_check(pool: Pool) -> Check:
     return check
 
 
-async def start(
-    config: BotConfig, store: Pingable, deliveries: Joined, pool: Pool, platforms: list[str]
-) -> web.AppRunner | None:
-    """`durak-bot run`'s checks: Redis, each served platform (by name: "telegram"), the AI pool. When no
-    Telegram server holds PORT, ``/healthz`` and ``/readyz`` get a server of their own there (returned, to
-    be cleaned up); else None."""
-    READINESS.clear()
-    READINESS.add("redis", redis_check(store))
+def process_readiness(store: Pingable, deliveries: Joined, pool: Pool, platforms: list[str]) -> Readiness:
+    """`durak-bot run`'s checks: Redis, each served platform (by name: "telegram"), the AI pool."""
+    readiness = Readiness({"redis": redis_check(store)})
     ids = {platform.name: platform.id for platform in SERVED_PLATFORMS}
     for name in platforms:
-        READINESS.add(name, platform_check(deliveries, ids[name]))
-    READINESS.add("ai", pool_check(pool))
+        readiness.add(name, platform_check(deliveries, ids[name]))
+    readiness.add("ai", pool_check(pool))
+    return readiness
+
+
+async def start(config: BotConfig, readiness: Readiness, platforms: list[str]) -> web.AppRunner | None:
+    """When no Telegram server holds PORT, ``/healthz`` and ``/readyz`` get a server of their own there
+    (returned, to be cleaned up); else None (the webhook's server or the Mini App's pages answer them)."""
     if "telegram" in platforms and config.telegram_holds_port:
-        return None  # the webhook's server or the Mini App's pages answer them on PORT
+        return None
     try:
-        return await serve(config.listen_address, config.port)
+        return await serve(readiness, config.listen_address, config.port)
     except OSError as error:
         log.error("health: cannot listen on PORT %d (%s); /readyz is not served", config.port, error)
         return None

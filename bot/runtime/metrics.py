@@ -1,7 +1,9 @@
 """Optional Prometheus metrics (``METRICS=on``): applied actions, latency, errors, platform API calls.
 
-`prometheus-client` is imported only when metrics are switched on, so the bot runs without it. Until then
-`METRICS` is a `NoMetrics` whose methods do nothing, and callers never check which one they hold.
+`prometheus-client` is imported only when metrics are switched on, so the bot runs without it. A process
+holds one `Metrics`, built by `durak-bot run` (cli/main.py) and handed to what counts: the service
+(`GameService.metrics`, which adapters count their API calls on), the AI pool, the timer loop. Switched off
+it is the base `Metrics`, whose methods do nothing, and callers never check which one they hold.
 
 Every process serves its own numbers: on the Telegram webhook's port (``GET /metrics`` beside the webhook
 path, see adapters/telegram/webhook.py) when it serves one, otherwise on ``METRICS_PORT`` (default 9464).
@@ -21,8 +23,8 @@ from typing import Any
 log = logging.getLogger("durak.metrics")
 
 
-class NoMetrics:
-    """Metrics switched off: every call is a no-op."""
+class Metrics:
+    """What a process counts. This base counts nothing (metrics switched off): every call is a no-op."""
 
     def applied(self, platform: str, kind: str, seconds: float) -> None: ...
 
@@ -42,7 +44,7 @@ class NoMetrics:
         return None
 
 
-class PrometheusMetrics(NoMetrics):
+class PrometheusMetrics(Metrics):
     def __init__(self) -> None:
         from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -119,24 +121,8 @@ class PrometheusMetrics(NoMetrics):
         return server
 
 
-METRICS: NoMetrics = NoMetrics()
-
-
-def enable() -> PrometheusMetrics:
-    """Switch metrics on for this process (raises ImportError without prometheus-client)."""
-    global METRICS
-    if not isinstance(METRICS, PrometheusMetrics):
-        METRICS = PrometheusMetrics()
-    return METRICS
-
-
-def disable() -> None:
-    global METRICS
-    METRICS = NoMetrics()
-
-
 async def watch_active_games(
-    store: Any, platforms: list[str], stop: asyncio.Event, every: float = 15.0
+    metrics: Metrics, store: Any, platforms: list[str], stop: asyncio.Event, every: float = 15.0
 ) -> None:
     """Every ``every`` seconds, set `durak_active_games` from the size of each platform's deadline index."""
     from storage.keys import timers_key
@@ -144,6 +130,6 @@ async def watch_active_games(
     while not stop.is_set():
         for platform in platforms:
             with contextlib.suppress(Exception):  # an outage shows in the error and refusal counters
-                METRICS.set_active_games(platform, int(await store.redis.zcard(timers_key(platform))))
+                metrics.set_active_games(platform, int(await store.redis.zcard(timers_key(platform))))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=every)

@@ -23,8 +23,8 @@ from bot.i18n import translator
 from bot.render.text import line, message
 from bot.session import ChatSession, Finished, Lobby
 from core import Settings
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from storage.models import ChatRecord
 from storage.store import GameStore
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from bot.context import ServiceConfig
 from bot.effects import Alert, Button, Effect, Message, Notice, Reply, ShowHand, ShowTable
 from bot.inputs import Command, Press, TimerDue, User
+from bot.platforms import PLATFORMS
 from bot.service import GameService
 from storage.store import RedisGameStore
 
@@ -94,12 +95,12 @@ class Harness:
 
     async def fire_timers(self) -> list[Effect]:
         effects: list[Effect] = []
-        for chat, version in await self.store.claim_due_timers(self.clock):
+        for chat, version in await self.store.claim_due_timers(self.clock, platforms=PLATFORMS):
             effects += await self._run(self.service.handle(TimerDue(chat.platform, chat.chat_id, version)))
         return effects
 
     async def version(self) -> int:
-        from storage.keys import ChatRef
+        from storage import ChatRef
 
         return (await self.store.load(ChatRef(self.platform, self.chat))).version
 

@@ -12,7 +12,7 @@ from bot.inputs import User
 from bot.session import ChatSession, Playing
 from core import Game, new_game
 from core.settings import Settings
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.harness import Harness
 from tests.core.helpers import stack
 

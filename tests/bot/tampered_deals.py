@@ -24,7 +24,7 @@ from core.actions import Kind
 from core.commitment import commitment, dealt_order, deck_text, sealed_text
 from core.events import Drew, TrumpExchanged
 from core.state import HAND_SIZE
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.models import ChatRecord
 
 CHAT = ChatRef("tg", "-100777")

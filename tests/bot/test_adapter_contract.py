@@ -12,41 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from bot import adapter as door
+from bot import platforms
 from bot.adapter import SERVED_PLATFORMS, ServedPlatform
 from bot.runtime.config import BotConfig
 from bot.runtime.redact import configured_secrets
 from cli.main import NO_PLATFORM, REFUSALS, platform_runner
-from storage import keys
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("core", "storage", "bot", "adapters", "cli")
-IDS = {keys.TELEGRAM, keys.DISCORD}  # LOCAL is also the name of the terminal's data folder
-
-# The bot modules an adapter may import (docs/adapters.md, "The read side: what an adapter may ask"): the
-# service with its read side and what goes in and out of it, the contract and the timer loop, and the
-# renderers the web page and the terminal draw with. With issue 32 `repair`, `render.refusal` and
-# `app_screens` left the adapters (what a closed page resumes is `bot.timers.resume_on_close`).
-ADAPTER_MODULES = {
-    # the service, its read side, and what goes in and out of it
-    "bot.service", "bot.queries", "bot.inputs", "bot.effects", "bot.payloads", "bot.buttons",
-    "bot.session", "bot.game.archive", "bot.i18n", "bot.commands.table",
-    # the contract, the timer loop, delivered marks, and a process's metrics, health (/healthz, /readyz
-    # on the port the adapter holds), logs, caches, limits, config
-    "bot.adapter", "bot.timers", "bot.outbox", "bot.runtime.config", "bot.runtime.metrics",
-    "bot.runtime.health", "bot.runtime.logs", "bot.runtime.lru", "bot.runtime.ratelimit",
-    # questions the platforms ask before an input: who may join (getChatMember), a private chat opened
-    "bot.game.membership",
-    # the renderers the web page and the terminal draw with, so they say what the chats say
-    "bot.render.text", "bot.render.table", "bot.render.hand", "bot.render.hand_layout",
-    "bot.render.hand_status", "bot.render.lobby", "bot.render.rules", "bot.render.clock",
-    "bot.render.analysis",
-    # a finished game step by step, built in the bot from its archive (the adapter holds no game)
-    "bot.render.replay",
-    # a finished game's analysis, computed in the AI pool for the replay page and the terminal (issue 29)
-    "bot.runtime.analyses", "bot.runtime.ai_work",
-    # a game the AI plays for every person's seat: the terminal demo's service and each next move
-    "bot.self_play",
-}  # fmt: skip
+IDS = {platforms.TELEGRAM, platforms.DISCORD}  # LOCAL is also the name of the terminal's data folder
 
 
 def layer_imports(path: Path, layer: str) -> set[str]:
@@ -82,23 +57,32 @@ def imported_outside(layer: str, allowed: set[str]) -> set[str]:
     }
 
 
-def test_adapters_import_only_the_bot_modules_meant_for_them() -> None:
-    assert imported_outside("bot", ADAPTER_MODULES) == set()
+def test_adapters_reach_bot_and_storage_through_one_door() -> None:
+    """bot/adapter.py lists everything of `bot/` and `storage/` an adapter may use; an adapter imports no
+    other module of either (core's vocabulary, cards and actions, it may import)."""
+    assert imported_outside("bot", {"bot.adapter"}) | imported_outside("storage", set()) == set()
 
 
-def test_the_set_of_bot_modules_adapters_may_import_holds_only_ones_they_do() -> None:
-    used = {module for path in adapter_sources() for module in layer_imports(path, "bot")}
-    assert ADAPTER_MODULES - used == set(), "no longer imported: shrink ADAPTER_MODULES"
+def names_taken_from_the_door() -> set[str]:
+    taken = set()
+    for path in [*adapter_sources(), ROOT / "cli" / "main.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "bot.adapter":
+                taken.update(alias.name for alias in node.names)
+    return taken
 
 
-# What of storage/ an adapter may import: the package's own exports (the store, its errors and values), the
-# chat and platform ids, and the two shared marks adapters keep through it (the Telegram token's pacing, the
-# web pages open per chat). Never the store's module, its scripts or its key layout.
-STORAGE_FOR_ADAPTERS = {"storage", "storage.keys", "storage.errors", "storage.pace", "storage.presence"}
+# What the door names to state the contract (what a platform provides), rather than for adapters to import.
+CONTRACT = {"SERVED_PLATFORMS", "ServedPlatform", "Adapter", "RunPlatform"}
 
 
-def test_adapters_import_only_storages_public_modules() -> None:
-    assert imported_outside("storage", STORAGE_FOR_ADAPTERS) == set()
+def test_the_door_lists_only_what_adapters_use() -> None:
+    unused = set(door.__all__) - names_taken_from_the_door() - CONTRACT
+    assert unused == set(), "no longer used: take it out of the door"
+
+
+def test_the_door_lists_everything_it_opens() -> None:
+    assert names_taken_from_the_door() - set(door.__all__) == set()
 
 
 def named_by_getattr(node: ast.AST) -> bool:
@@ -193,9 +177,55 @@ def spelled_ids(path: Path) -> list[str]:
     ]
 
 
-def test_platform_ids_are_spelled_only_in_storage_keys() -> None:
+def service_written(path: Path) -> list[str]:
+    """Where a file sets an attribute of a service (``service.on_app = ...``, ``self.front.service.x = ...``):
+    finishing an object someone else built."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute):
+                owner = target.value
+                name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+                if name == "service":
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} service.{target.attr}")
+    return found
+
+
+def test_no_adapter_finishes_the_service_it_was_given() -> None:
+    """What the service needs (who has a page open, what it counts on) is given when it is built
+    (cli/main.py), so reading its constructor tells what it does."""
+    assert [where for path in adapter_sources() for where in service_written(path)] == []
+
+
+def test_no_module_holds_the_processs_metrics_or_readiness() -> None:
+    """One process, one `Metrics` and one `Readiness`, built by `durak-bot run` and handed on: none kept
+    in a module, where two services in one process (the tests') would share them."""
+    from bot.runtime.health import Readiness
+    from bot.runtime.metrics import Metrics
+
+    held = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for layer in ("bot", "adapters")
+        for path in sorted((ROOT / layer).rglob("*.py"))
+        for name, value in vars(importlib.import_module(module_name(path))).items()
+        if isinstance(value, Metrics | Readiness)
+    ]
+    assert held == []
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_platform_ids_are_spelled_only_in_bot_platforms() -> None:
     sources = (path for layer in LAYERS for path in sorted((ROOT / layer).rglob("*.py")))
-    found = [where for path in sources if path != ROOT / "storage" / "keys.py" for where in spelled_ids(path)]
+    found = [
+        where for path in sources if path != ROOT / "bot" / "platforms.py" for where in spelled_ids(path)
+    ]
     assert found == []
 
 
@@ -219,7 +249,7 @@ def test_a_served_platforms_module_holds_an_adapter_claiming_its_id(platform: Se
         and hasattr(kind, "deliver_due")
     ]
     assert adapters, f"no class in {platform.module} has platform = {platform.id!r} and deliver_due"
-    assert platform.id in keys.PLATFORMS, "a worker claims its deadlines"
+    assert platform.id in platforms.PLATFORMS, "a worker claims its deadlines"
 
 
 def test_served_platforms_have_distinct_ids_and_names() -> None:

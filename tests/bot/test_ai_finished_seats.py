@@ -22,7 +22,7 @@ from bot.render.lobby import seat_name
 from bot.render.summary import render_stats
 from bot.session import ChatSession, Playing, Seat
 from core import Action, Game, Kind
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.models import PlayerStats
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness

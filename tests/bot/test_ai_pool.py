@@ -31,7 +31,7 @@ from bot.service import GameService
 from bot.session import ChatSession, Playing
 from bot.timers import handle_due
 from core import Game, Settings, new_game
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.ai_workers import (
     GATE,
@@ -178,7 +178,7 @@ async def test_a_late_decision_plays_the_normal_levels_move_and_is_counted(
     pools: Pools,
     prometheus: PrometheusMetrics,  # noqa: F811
 ) -> None:
-    pool = pools.make(work=gated_last_legal, deadline=0.05)
+    pool = pools.make(work=gated_last_legal, deadline=0.05, metrics=prometheus)
     harness = Harness(RedisGameStore(fake_redis), ai_delay=1.0)  # type: ignore[arg-type]
     service = served_by(harness, pool, ai_delay=1.0)
     version = await to_the_ais_turn(harness)

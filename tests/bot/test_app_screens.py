@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import User
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.conftest import ANN, BOB, EVE
 from tests.bot.harness import CHAT, Harness, buttons
 from tests.bot.test_play import start, whose_turn

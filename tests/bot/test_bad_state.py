@@ -20,8 +20,8 @@ from bot.effects import Alert, Effect, Reply, ShowTable
 from bot.i18n import translator
 from bot.inputs import TimerDue
 from bot.session import ChatSession, Playing
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from tests.bot.conftest import ANN, BOB
 from tests.bot.harness import CHAT, Harness, buttons
 

@@ -10,7 +10,7 @@ from bot.decision import GAME_TTL
 from bot.effects import Notice, ShowHand
 from bot.inputs import User
 from bot.session import ChatSession
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.conftest import ANN, BOB, CAT, EVE
 from tests.bot.harness import Harness, buttons
 from tests.bot.stacked import press_move, stacked_game

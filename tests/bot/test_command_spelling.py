@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import pytest
 
+from bot import platforms
 from bot.effects import Effect, Reply
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB
 from tests.bot.harness import CHAT, Harness, buttons
 from tests.bot.stacked import stacked_game
 
-ON_EACH_PLATFORM = pytest.mark.parametrize("platform", [k.TELEGRAM, k.DISCORD])
+ON_EACH_PLATFORM = pytest.mark.parametrize("platform", [platforms.TELEGRAM, platforms.DISCORD])
 # the command each platform offers, by the name /help gives it on Telegram
 SPELLED = {
-    k.TELEGRAM: {"newgame": "/newgame", "leave": "/leave", "help": "/help", "settings": "/settings"},
-    k.DISCORD: {
+    platforms.TELEGRAM: {"newgame": "/newgame", "leave": "/leave", "help": "/help", "settings": "/settings"},
+    platforms.DISCORD: {
         "newgame": "/durak new",
         "leave": "/durak leave",
         "help": "/durak help",

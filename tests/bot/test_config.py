@@ -112,10 +112,10 @@ async def test_metrics_port_is_opened_without_a_webhook_and_not_when_the_webhook
         on_webhook = config(
             metrics=True, telegram_token="1:x", webhook_url="https://h.example/x", metrics_port=port
         )
-        assert start_metrics(on_webhook, NoRedis(), stop) is None
+        assert start_metrics(on_webhook, prometheus, NoRedis(), stop) is None  # type: ignore[arg-type]
         assert not await answers(port), "METRICS_PORT stays closed: the webhook serves /metrics"
         polling = config(metrics=True, telegram_token="1:x", metrics_port=port)
-        server = start_metrics(polling, NoRedis(), stop)
+        server = start_metrics(polling, prometheus, NoRedis(), stop)
         assert server is not None
         try:
             assert await answers(port)

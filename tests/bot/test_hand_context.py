@@ -12,7 +12,7 @@ from bot.render.hand_status import own_result
 from bot.session import ChatSession, Playing
 from core import Game
 from core.events import Result
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness, buttons
 from tests.bot.test_play import play_to_the_end, start

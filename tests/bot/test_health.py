@@ -34,15 +34,18 @@ async def broken() -> str | None:
 
 
 @pytest.fixture
-async def port() -> AsyncIterator[int]:
-    health.READINESS.clear()
+def readiness() -> Readiness:
+    return Readiness()
+
+
+@pytest.fixture
+async def port(readiness: Readiness) -> AsyncIterator[int]:
     chosen = free_port()
-    runner = await health.serve("127.0.0.1", chosen)
+    runner = await health.serve(readiness, "127.0.0.1", chosen)
     try:
         yield chosen
     finally:
         await runner.cleanup()
-        health.READINESS.clear()
 
 
 async def test_ready_when_every_check_passes() -> None:
@@ -88,10 +91,12 @@ async def test_a_platform_is_ready_once_its_adapter_joined_and_says_it_is_connec
     assert await check() == "not connected yet"
 
 
-async def test_readyz_answers_200_or_503_with_each_check_and_healthz_always_200(port: int) -> None:
-    health.READINESS.add("redis", ok)
+async def test_readyz_answers_200_or_503_with_each_check_and_healthz_always_200(
+    readiness: Readiness, port: int
+) -> None:
+    readiness.add("redis", ok)
     assert await asyncio.to_thread(probe, port) == (True, "ready: redis")
-    health.READINESS.add("ai", down)
+    readiness.add("ai", down)
     assert await asyncio.to_thread(probe, port) == (False, "not ready: ai: connection refused")
     async with aiohttp.ClientSession() as session:
         async with session.get(f"http://127.0.0.1:{port}/readyz") as answer:
@@ -124,6 +129,6 @@ def test_routes_leave_the_pages_own_healthz_in_place() -> None:
     app = web.Application()
     pages_healthz = health.healthz
     app.router.add_get("/healthz", pages_healthz)
-    health.routes(app)
+    Readiness().routes(app)
     paths = sorted(resource.canonical for resource in app.router.resources())
     assert paths == ["/healthz", "/readyz"]

@@ -35,13 +35,13 @@ def config(**settings: Any) -> BotConfig:
 
 
 async def listening_on(settings: BotConfig) -> list[str]:
-    runner = await health.start(settings, Answers(), Answers(), Answers(), [])  # type: ignore[arg-type]
+    readiness = health.process_readiness(Answers(), Answers(), Answers(), [])  # type: ignore[arg-type]
+    runner = await health.start(settings, readiness, [])
     assert runner is not None
     try:
         return sorted({str(address[0]) for address in runner.addresses})
     finally:
         await runner.cleanup()
-        health.READINESS.clear()
 
 
 async def test_the_health_port_listens_on_loopback_by_default() -> None:
@@ -54,18 +54,17 @@ async def test_listen_address_opens_the_health_port_on_every_interface() -> None
 
 async def test_the_metrics_port_listens_on_loopback_by_default() -> None:
     pytest.importorskip("prometheus_client")
-    from bot.runtime import metrics
-    from cli.main import start_metrics
+    from cli.main import process_metrics, start_metrics
 
     stop = asyncio.Event()
-    server = start_metrics(config(metrics=True, metrics_port=free_port()), Answers(), stop)  # type: ignore[arg-type]
+    settings = config(metrics=True, metrics_port=free_port())
+    server = start_metrics(settings, process_metrics(settings), Answers(), stop)  # type: ignore[arg-type]
     assert server is not None
     try:
         assert server.server_address[0] == "127.0.0.1"  # type: ignore[attr-defined]
     finally:
         server.shutdown()
         stop.set()
-        metrics.disable()
 
 
 def test_the_image_listens_on_every_interface_for_the_proxy_in_the_next_container() -> None:

@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from redis import exceptions as rex
 
 from bot.effects import Alert, ShowHand, ShowTable
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.scripts import SAVE, SAVE_COUNTING
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB

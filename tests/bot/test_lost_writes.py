@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.effects import Alert, Effect, ShowHand, ShowTable
 from bot.inputs import User
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from tests.bot.conftest import ANN, BOB
 from tests.bot.harness import Harness, button, buttons
 from tests.bot.stacked import game_now, stacked_game

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.outbox import TABLE_SHOWN, DeliveredMarks, fingerprint, hand_shown
 from bot.render.text import line, message
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 
 CHAT = ChatRef("tg", "-100")

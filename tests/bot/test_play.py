@@ -311,7 +311,7 @@ async def test_ai_seats_wait_for_their_timer_when_a_delay_is_set(fake_redis: obj
 
 async def seat_flags(harness: Harness) -> list[tuple[int, bool]]:
     from bot.session import ChatSession
-    from storage.keys import ChatRef
+    from storage import ChatRef
 
     record = await harness.store.load(ChatRef("tg", "-100"))
     session = ChatSession.decode(record.state or "")

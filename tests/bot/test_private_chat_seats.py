@@ -9,7 +9,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.inputs import User
 from bot.render.table import describe_event
 from bot.session import TableEvent
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.harness import CHAT, Harness, buttons
 
 

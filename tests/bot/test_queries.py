@@ -9,8 +9,8 @@ from bot.game.archive import Archived
 from bot.queries import NotForYou, Sight, Snapshot
 from bot.session import Finished, Lobby, Playing
 from core import Card
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from tests.bot.conftest import ANN, BOB, EVE
 from tests.bot.harness import CHAT, Harness
 from tests.bot.stacked import first_moves_to_the_end, stacked_game

@@ -12,7 +12,7 @@ from bot.inputs import User
 from bot.ratings import NEW, Change, rated
 from bot.session import Seat
 from core import Result
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.models import PlayerStats
 from tests.bot.conftest import ANN, BOB, CAT, EVE
 from tests.bot.harness import Harness, buttons

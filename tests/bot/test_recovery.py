@@ -12,7 +12,7 @@ from bot.effects import Alert, Effect, ShowHand, ShowTable
 from bot.inputs import TimerDue
 from bot.session import ChatSession, Playing
 from bot.timers import catch_up_platform
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.conftest import ANN, BOB, EVE
 from tests.bot.harness import CHAT, Harness, buttons
 from tests.bot.test_play import start, whose_turn

@@ -14,7 +14,7 @@ from bot.effects import Effect, ShowHand, ShownVersions, ShowTable
 from bot.i18n import translator
 from bot.inputs import Press
 from bot.render.text import line, message
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.models import ChatRecord
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness, button, buttons

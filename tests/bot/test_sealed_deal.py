@@ -18,7 +18,7 @@ from bot.service import GameService
 from bot.session import ChatSession, Finished, Playing
 from core import deal as core_deal
 from core.commitment import dealt_order, deck_text, short
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.conftest import ANN, BOB, EVE
 from tests.bot.harness import Harness, button
 from tests.bot.stacked import first_moves_to_the_end, game_now

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from bot.effects import Alert, Effect, Reply, ShowTable
 from bot.inputs import Command, Press, User
-from storage.keys import DISCORD, ChatRef
+from bot.platforms import DISCORD
+from storage import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB
 from tests.bot.harness import Harness, button

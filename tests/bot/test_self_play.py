@@ -8,7 +8,7 @@ import fakeredis
 from bot.queries import next_move
 from bot.self_play import self_play_service
 from bot.session import ChatSession, Playing
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB
 from tests.bot.harness import CHAT, Harness

@@ -8,9 +8,10 @@ from openskill.models import PlackettLuce
 
 from bot.effects import Reply
 from bot.i18n import translator
+from bot.platforms import DISCORD
 from bot.render.personal import render_me
 from bot.render.summary import render_stats
-from storage.keys import DISCORD, ChatRef
+from storage import ChatRef
 from storage.models import PersonalRecord, PlayerStats, Rival
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB

@@ -10,7 +10,7 @@ import pytest
 from bot.effects import Effect, Reply
 from bot.inputs import User
 from bot.payloads import parse
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness, buttons
 from tests.bot.stacked import press_move, stacked_game

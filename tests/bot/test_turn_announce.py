@@ -7,7 +7,7 @@ from bot.effects import Effect, ShowHand, ShowTable
 from bot.inputs import User
 from bot.session import ChatSession, Playing
 from core import Game
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.conftest import ANN, BOB, CAT
 from tests.bot.harness import Harness, buttons

@@ -9,7 +9,7 @@ from bot.effects import TURN_REMINDER, Effect, Reply, Retract, ShowHand, ShowTab
 from bot.i18n import translator
 from bot.inputs import User
 from bot.session import ChatSession, Playing
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.harness import Harness, buttons
 from tests.bot.test_play import whose_turn
 

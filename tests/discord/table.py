@@ -9,13 +9,16 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from functools import partial
 from typing import Any
 
 from adapters.discord.app import DiscordSettings, DurakDiscordClient
 from bot.context import ServiceConfig
+from bot.runtime.metrics import Metrics
 from bot.service import GameService
 from bot.session import ChatSession
-from storage.keys import ChatRef
+from storage import ChatRef
+from storage.presence import open_pages
 from storage.store import RedisGameStore
 from tests.fakes.discord_gateway import FakeDiscord
 from tests.fakes.discord_store import FakeUser, Interaction
@@ -25,9 +28,14 @@ CARD_CODE = re.compile(r"[2-9TJQKA][SHDC]")
 
 class Table:
     def __init__(
-        self, fake: FakeDiscord, store: RedisGameStore, ai_delay: float = 0.0, seed: int = 7
+        self,
+        fake: FakeDiscord,
+        store: RedisGameStore,
+        ai_delay: float = 0.0,
+        seed: int = 7,
+        metrics: Metrics | None = None,
     ) -> None:
-        self.fake, self.store = fake, store
+        self.fake, self.store, self.metrics = fake, store, metrics
         self.ai_delay, self.seed = ai_delay, seed
         self._ids = (f"g{n}" for n in itertools.count(1))
         self.guild = fake.add_guild("Club", channels=("durak",))
@@ -47,6 +55,8 @@ class Table:
             new_id=lambda: next(self._ids),
             seed_source=lambda: self.seed,
             clock=self.clock,
+            metrics=self.metrics,
+            on_app=partial(open_pages, self.store.redis),  # as `durak-bot run` wires it
         )
         settings = DiscordSettings(_env_file=None)  # type: ignore[call-arg]
         return DurakDiscordClient(service, self.store, settings, clock=self.clock, **options)

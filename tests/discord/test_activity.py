@@ -4,17 +4,16 @@ open their ephemeral hand and the channel's mid-bout table edits pause, resuming
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
 from bot.buttons import Move
 from bot.inputs import Press, User
 from bot.payloads import Payload
+from bot.platforms import DISCORD
 from bot.session import Playing
 from bot.timers import resume_on_close
-from storage.keys import DISCORD, ChatRef
-from storage.presence import mark_closed, mark_open, open_pages
+from storage import ChatRef
+from storage.presence import mark_closed, mark_open
 from storage.store import RedisGameStore
 from tests.discord.table import Table, buttons_of, labels_of, text_of
 from tests.discord.test_game import choose, open_three_player_game
@@ -94,7 +93,7 @@ async def test_hands_and_mid_bout_table_edits_pause_while_the_activity_is_open_a
 ) -> None:
     assert activity.client is not None
     service = activity.client.service
-    service.on_app = partial(open_pages, fake_redis)  # as `DiscordPages.hold_back_screens` wires it
+    # the table's service is built with `storage.presence.open_pages`, as `durak-bot run` builds it
     players = await open_three_player_game(activity)
     chat = ChatRef(DISCORD, activity.channel)
     for player in players:  # every player has the Activity open (its WebSocket marks the page)

@@ -10,7 +10,9 @@ from yarl import URL
 
 from adapters.discord.tracing import route_of
 from bot.runtime import metrics
+from storage.store import RedisGameStore
 from tests.discord.table import Table
+from tests.fakes.discord_gateway import FakeDiscord
 from tests.prometheus import prometheus  # noqa: F401  (the fixture)
 
 TABLE_EDIT = r"^/channels/\d+/messages/\d+$"
@@ -29,9 +31,12 @@ def test_routes_lose_their_ids_and_tokens_so_labels_stay_few() -> None:
 
 
 async def test_every_rest_call_and_each_429_is_counted_by_route(
-    prometheus: metrics.PrometheusMetrics,  # noqa: F811  (switched on before the client connects)
-    table: Table,
+    prometheus: metrics.PrometheusMetrics,  # noqa: F811  (given to the client before it connects)
+    discord_api: FakeDiscord,
+    store: RedisGameStore,
 ) -> None:
+    table = Table(discord_api, store, metrics=prometheus)
+    await table.start()
     ann, bob = table.fake.add_user("Ann"), table.fake.add_user("Bob")
     await table.slash(ann, "new")
     await table.press_label(bob, await table.table_message(), "Join")

@@ -11,7 +11,7 @@ from adapters.discord.app import DiscordSettings, DurakDiscordClient, run_discor
 from bot.service import GameService
 from bot.timers import Deliveries
 from cli.main import platform_runner
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 from tests.discord.table import Table
 from tests.fakes.discord_gateway import FakeDiscord

@@ -11,7 +11,7 @@ from bot import payloads
 from bot.inputs import Press, User
 from bot.outbox import TABLE_SHOWN
 from bot.session import Playing
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.discord.table import Table, buttons_of, text_of
 from tests.discord.test_game import open_three_player_game, play_one_move
 from tests.discord.test_hands import player_to_act

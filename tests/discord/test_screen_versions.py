@@ -12,7 +12,7 @@ from bot.inputs import Press, User
 from bot.payloads import Payload
 from bot.render.text import line, message
 from bot.session import Playing
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.discord.table import Table, labels_of, text_of
 from tests.discord.test_game import open_three_player_game
 from tests.fakes.discord_store import FakeUser

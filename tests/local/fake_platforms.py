@@ -16,12 +16,14 @@ async def deliver(due: TimerDue, effects: list[Effect]) -> None:
 
 
 async def run_telegram(
-    config: Any, service: Any, store: Any, deliveries: Deliveries, *, live: Any = None
+    config: Any, service: Any, store: Any, deliveries: Deliveries, *, live: Any = None, readiness: Any = None
 ) -> None:
     deliveries.register("tg", deliver)
     await store.ping()
     started.append(("telegram", config, service, store, deliveries))
 
 
-def run_discord(config: Any, service: Any, store: Any, deliveries: Deliveries, *, live: Any = None) -> None:
+def run_discord(
+    config: Any, service: Any, store: Any, deliveries: Deliveries, *, live: Any = None, readiness: Any = None
+) -> None:
     started.append(("discord", config, service, store, deliveries))

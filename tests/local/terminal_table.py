@@ -22,6 +22,7 @@ from adapters.local.text import CLEAR_SCREEN
 from bot.context import ServiceConfig
 from bot.i18n import translator
 from bot.inputs import TimerDue, User
+from bot.platforms import PLATFORMS
 from bot.service import GameService
 from core import Card, Game, Settings
 from storage.store import RedisGameStore
@@ -101,7 +102,7 @@ class TerminalTable:
     async def ai_moves(self) -> None:
         """The AI's thinking time is over: its deadline fires and the terminal gets the effects."""
         self.now += AI_DELAY
-        for chat, version in await self.store.claim_due_timers(self.now):
+        for chat, version in await self.store.claim_due_timers(self.now, platforms=PLATFORMS):
             due = TimerDue(chat.platform, chat.chat_id, version)
             assert (due.platform, due.chat_id) == (PLATFORM, CHAT_ID)
             await self.game.deliver(due, await self.service.handle_timer(due))

@@ -12,7 +12,7 @@ import pytest
 
 from adapters.local import CHAT_ID, PLATFORM
 from bot.session import ChatSession
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.core.helpers import stack
 from tests.local.terminal_table import TerminalTable, stacked_deal
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from bench.service import PLATFORM, SimulatedChat
 from bot.context import ServiceConfig
 from bot.service import GameService
+from storage import ChatRef
 from storage.connect import client_for_url
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 
 

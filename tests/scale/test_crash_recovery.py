@@ -24,9 +24,9 @@ import pytest
 from bot import payloads
 from bot.session import ChatSession, Finished, Playing
 from core import Game
+from storage import ChatRef
 from storage.connect import client_for_url
 from storage.embedded import RedisServer, find_redis_server
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_methods import NOT_MODIFIED, QUERY_TOO_OLD

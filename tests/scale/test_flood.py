@@ -19,7 +19,7 @@ from bot.i18n import translator
 from bot.inputs import Press, User
 from bot.runtime.ratelimit import PressLimiter
 from bot.service import GameService
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 
 pytestmark = pytest.mark.redis_server

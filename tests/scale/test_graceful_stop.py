@@ -23,9 +23,9 @@ import pytest
 
 from bot.outbox import table_behind
 from bot.session import Playing
+from storage import ChatRef
 from storage.connect import client_for_url
 from storage.embedded import RedisServer
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import FakeChat, FakeUser

@@ -20,9 +20,10 @@ from bot.context import ServiceConfig
 from bot.inputs import TimerDue
 from bot.service import GameService
 from bot.session import ChatSession, Playing
+from storage import ChatRef
 from storage.connect import client_for_url
 from storage.embedded import RedisServer
-from storage.keys import ChatRef, timers_key
+from storage.keys import timers_key
 from storage.store import RedisGameStore
 from tests.scale.workers import AI_DELAY, LEASE, move_for_person, open_games, start_workers
 

@@ -49,7 +49,7 @@ async def test_metrics_count_applied_inputs_refusals_and_serve_them_over_http(
     harness.service = GameService(
         harness.service.store, harness.service.config, clock=harness.service.clock,
         new_id=harness.service.new_id, seed_source=harness.service.seed_source,
-        limiter=PressLimiter(rate=1, burst=3, clock=lambda: 0.0),
+        limiter=PressLimiter(rate=1, burst=3, clock=lambda: 0.0), metrics=prometheus,
     )  # fmt: skip
     await start_a_game(harness)
     for _ in range(4):
@@ -74,5 +74,5 @@ async def test_metrics_count_applied_inputs_refusals_and_serve_them_over_http(
 
 
 async def test_without_metrics_switched_on_nothing_is_counted(harness: Harness) -> None:
-    assert type(metrics.METRICS) is metrics.NoMetrics
+    assert type(harness.service.metrics) is metrics.Metrics
     await start_a_game(harness)  # runs with the no-op metrics

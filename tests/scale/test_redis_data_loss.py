@@ -18,8 +18,8 @@ import pytest
 from bot.effects import Alert, Effect, ShowHand, ShowTable
 from bot.inputs import Command, Press
 from bot.session import ChatSession, Playing
+from storage import ChatRef
 from storage.embedded import RedisServer
-from storage.keys import ChatRef
 from tests.scale.test_redis_faults import CHAT, bot, play_until
 from tests.scale.workers import RESUME_WITHIN, move_for_person, open_games, seconds_until_a_move
 

@@ -21,9 +21,9 @@ from bot.inputs import Command, Press, TimerDue, User
 from bot.service import GameService
 from bot.session import ChatSession, Playing
 from bot.timers import run_timers
+from storage import ChatRef
 from storage.connect import client_for_url
 from storage.embedded import RedisServer
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 from tests.scale.workers import AI_DELAY, RESUME_WITHIN, move_for_person, open_games, seconds_until_a_move
 

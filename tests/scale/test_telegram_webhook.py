@@ -14,9 +14,10 @@ import pytest
 
 from bot import payloads
 from bot.session import ChatSession, Finished, Playing
+from storage import ChatRef
 from storage.connect import client_for_url
 from storage.embedded import RedisServer
-from storage.keys import ChatRef, live_channel
+from storage.keys import live_channel
 from storage.store import RedisGameStore
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.telegram_model import Clock

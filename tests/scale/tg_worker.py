@@ -5,6 +5,7 @@ own `GameService` and timer loop on the shared Redis, talking to the fake Bot AP
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any
 
 from adapters.telegram.app import TelegramBot
@@ -13,6 +14,7 @@ from bot.runtime import metrics
 from bot.runtime.config import BotConfig
 from bot.service import GameService
 from storage.connect import client_for_url
+from storage.presence import open_pages
 from storage.store import RedisGameStore
 from tests.fakes.telegram_model import SHARED_EPOCH, Clock
 
@@ -30,10 +32,14 @@ async def serve(
     speed: float = SPEED,
     webapp_url: str | None = None,
 ) -> None:
-    metrics.enable()  # as `durak-bot run` does with METRICS=on; this process's own numbers
     store = RedisGameStore(client_for_url(redis_url))
     apps = frozenset({"tg"}) if webapp_url else frozenset()
-    service = GameService(store, ServiceConfig(ai_delay=0, app_platforms=apps))
+    service = GameService(
+        store,
+        ServiceConfig(ai_delay=0, app_platforms=apps),
+        on_app=partial(open_pages, store.redis),  # as `durak-bot run` wires it
+        metrics=metrics.PrometheusMetrics(),  # as `durak-bot run` does with METRICS=on; this process's own
+    )
     config = BotConfig(
         _env_file=None,  # type: ignore[call-arg]
         telegram_token=token, telegram_api_url=api_url, webhook_url=hook_url, port=port,

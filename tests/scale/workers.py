@@ -17,8 +17,8 @@ from bot.inputs import Command, Press, TimerDue, User
 from bot.service import GameService
 from bot.session import ChatSession, Playing
 from bot.timers import run_timers
+from storage import ChatRef
 from storage.connect import client_for_url
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 
 AI_DELAY = 0.02

@@ -12,8 +12,8 @@ import os
 import sys
 import time
 
+from storage import ChatRef
 from storage.connect import client_for_url
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
+from bot.platforms import PLATFORMS
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from storage.models import GameOutcome, PlayerOutcome
 from storage.store import RedisGameStore
 from tests.storage import (
@@ -97,7 +98,9 @@ async def test_all_of_a_chats_keys_share_one_slot_and_chats_spread_over_every_no
         assert (await store.load(chat)).state == f"game {n}"
         assert [s.user_id for s in await store.stats(chat)] == ["u2", "u1"]  # no points: the durak last
     assert len(nodes) == 3
-    assert sorted(await store.claim_due_timers(100.0)) == sorted((chat, 2) for chat in chats)
+    assert sorted(await store.claim_due_timers(100.0, platforms=PLATFORMS)) == sorted(
+        (chat, 2) for chat in chats
+    )
     assert await store.archived_game("g7") == "{}"
 
 
@@ -122,6 +125,6 @@ async def test_open_store_with_a_cluster_url_talks_to_the_cluster(local_cluster:
         version = await store.save(ChatRef("tg", "9"), 0, "lobby", ttl=60, deadline=1.0)
         assert version is not None
         assert (await store.load(ChatRef("tg", "9"))).state == "lobby"
-        assert await store.claim_due_timers(2.0) == [(ChatRef("tg", "9"), version)]
+        assert await store.claim_due_timers(2.0, platforms=PLATFORMS) == [(ChatRef("tg", "9"), version)]
     finally:
         await close()

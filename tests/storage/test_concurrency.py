@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.platforms import PLATFORMS
+from storage import ChatRef
 from storage.embedded import RedisServer
-from storage.keys import ChatRef
 from storage.store import RedisGameStore
 
 CHAT = ChatRef("tg", "-100777")
@@ -35,7 +36,7 @@ async def test_fifty_tasks_applying_the_same_move_apply_it_exactly_once(store: R
     assert len(winners) == 1 and results[winners[0]] == 2
     record = await store.load(CHAT)
     assert (record.version, json.loads(record.state or "")) == (2, {"moves": winners})
-    assert await store.claim_due_timers(1e6) == [(CHAT, 2)]
+    assert await store.claim_due_timers(1e6, platforms=PLATFORMS) == [(CHAT, 2)]
 
 
 async def test_fifty_tasks_retrying_on_conflict_lose_no_increment(store: RedisGameStore) -> None:

@@ -7,7 +7,7 @@ taken in its chat's slot first."""
 
 from __future__ import annotations
 
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.pace import PaceVerdict, ScreenTurn, SharedLimits
 from storage.store import RedisGameStore
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 from bot.session import ChatSession, Lobby, Playing, Seat
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from storage.models import GameOutcome, PlayerOutcome, Rival, SaveRequest
 from storage.replies import text
 from storage.store import RedisGameStore

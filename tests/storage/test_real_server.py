@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from fakeredis.aioredis import FakeRedis
 
-from storage import connect
+from bot.platforms import PLATFORMS
+from storage import ChatRef, connect
 from storage.connect import client_for_url, open_store
 from storage.embedded import RedisServer, socket_path_for
 from storage.errors import StoreUnavailable
-from storage.keys import ChatRef
 from storage.models import GameOutcome, PlayerOutcome, PlayerStats
 from storage.store import RedisGameStore
 
@@ -52,7 +52,7 @@ async def test_a_killed_server_restarted_on_its_aof_keeps_games_and_stats(
         PlayerStats("u1", "Ann", 1, 1, streak=-1),
     ]
     assert await store.archived_game("g1") == '{"seed": 7}'
-    assert await store.claim_due_timers(200.0) == [(CHAT, 2)]
+    assert await store.claim_due_timers(200.0, platforms=PLATFORMS) == [(CHAT, 2)]
     await client.aclose()
 
 

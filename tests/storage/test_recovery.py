@@ -3,8 +3,8 @@ asking whether a save whose reply was lost was applied. Run on fakeredis and on 
 
 from __future__ import annotations
 
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from storage.models import ChatRecord, SaveRequest
 from storage.store import QUARANTINE_TTL, REQUEST_TTL, RedisGameStore
 

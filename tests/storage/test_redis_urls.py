@@ -14,9 +14,9 @@ from urllib.parse import quote
 
 import pytest
 
+from storage import ChatRef
 from storage.connect import open_store
 from storage.embedded import RedisServer
-from storage.keys import ChatRef
 from storage.redis_url import InvalidRedisUrl, parse_redis_url
 from tests.local.cli import clean_env, run_cli
 

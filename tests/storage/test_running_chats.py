@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 
 CHAT = ChatRef("tg", "-100123")

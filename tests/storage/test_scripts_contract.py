@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from storage import ChatRef
 from storage import keys as k
 from storage.arguments import ArgumentTable
-from storage.keys import ChatRef
 from storage.models import GameOutcome, PlayerOutcome, SaveRequest
 from storage.save import ARCHIVE_TTL, REQUEST_TTL
 from storage.scripts import SAVE, SAVE_ARGUMENTS, SAVE_COUNTING, Script

@@ -7,8 +7,9 @@ import json
 
 import pytest
 
+from bot.platforms import PLATFORMS
+from storage import ChatRef
 from storage import keys as k
-from storage.keys import ChatRef
 from storage.models import GameOutcome, LastDurak, PlayerOutcome, PlayerStats, SaveRequest
 from storage.store import ARCHIVE_TTL, RedisGameStore
 
@@ -44,7 +45,7 @@ async def test_a_save_at_a_stale_version_is_refused_and_changes_nothing(store: R
     assert await store.save(CHAT, 7, "future", ttl=LOBBY_TTL) is None
     record = await store.load(CHAT)
     assert (record.version, record.state) == (2, "second")
-    assert await store.claim_due_timers(1e12) == []
+    assert await store.claim_due_timers(1e12, platforms=PLATFORMS) == []
 
 
 async def test_a_retried_request_gets_its_own_version_back_not_a_conflict(store: RedisGameStore) -> None:
@@ -232,9 +233,9 @@ async def test_a_save_with_a_deadline_arms_one_timer_and_the_next_save_replaces_
     await store.save(CHAT, 0, "turn 1", ttl=GAME_TTL, deadline=100.0)
     await store.save(CHAT, 1, "turn 2", ttl=GAME_TTL, deadline=200.0)
     await store.save(OTHER, 0, "other", ttl=GAME_TTL, deadline=150.0)
-    assert await store.claim_due_timers(120.0) == []  # the timer of version 1 is gone
-    assert sorted(await store.claim_due_timers(250.0)) == sorted([(OTHER, 1), (CHAT, 2)])
-    assert await store.claim_due_timers(1e12) == []
+    assert await store.claim_due_timers(120.0, platforms=PLATFORMS) == []  # the timer of version 1 is gone
+    assert sorted(await store.claim_due_timers(250.0, platforms=PLATFORMS)) == sorted([(OTHER, 1), (CHAT, 2)])
+    assert await store.claim_due_timers(1e12, platforms=PLATFORMS) == []
 
 
 async def test_a_worker_claims_only_the_timers_of_the_platforms_it_serves(store: RedisGameStore) -> None:
@@ -248,33 +249,35 @@ async def test_a_worker_claims_only_the_timers_of_the_platforms_it_serves(store:
 async def test_a_save_without_a_deadline_disarms_the_timer(store: RedisGameStore) -> None:
     await store.save(CHAT, 0, "turn", ttl=GAME_TTL, deadline=100.0)
     await store.save(CHAT, 1, "over", ttl=86400)
-    assert await store.claim_due_timers(1e12) == []
+    assert await store.claim_due_timers(1e12, platforms=PLATFORMS) == []
 
 
 async def test_claiming_takes_at_most_the_limit_in_due_order(store: RedisGameStore) -> None:
     chats = [ChatRef("tg", str(n)) for n in range(5)]
     for n, chat in enumerate(chats):
         await store.save(chat, 0, "turn", ttl=GAME_TTL, deadline=100.0 - n)
-    assert await store.claim_due_timers(200.0, limit=2) == [(chats[4], 1), (chats[3], 1)]
-    assert len(await store.claim_due_timers(200.0)) == 3
+    assert await store.claim_due_timers(200.0, limit=2, platforms=PLATFORMS) == [(chats[4], 1), (chats[3], 1)]
+    assert len(await store.claim_due_timers(200.0, platforms=PLATFORMS)) == 3
 
 
 async def test_a_timer_claimed_by_many_workers_at_once_fires_once(store: RedisGameStore) -> None:
     for n in range(20):
         await store.save(ChatRef("tg", str(n)), 0, "turn", ttl=GAME_TTL, deadline=float(n))
-    claims = await asyncio.gather(*(store.claim_due_timers(100.0, limit=3) for _ in range(10)))
+    claims = await asyncio.gather(
+        *(store.claim_due_timers(100.0, limit=3, platforms=PLATFORMS) for _ in range(10))
+    )
     fired = [timer for claim in claims for timer in claim]
     assert sorted(fired) == sorted((ChatRef("tg", str(n)), 1) for n in range(20))
 
 
 async def test_a_requeued_timer_fires_again_once(store: RedisGameStore) -> None:
     await store.save(CHAT, 0, "turn", ttl=GAME_TTL, deadline=100.0)
-    assert await store.claim_due_timers(150.0) == [(CHAT, 1)]
+    assert await store.claim_due_timers(150.0, platforms=PLATFORMS) == [(CHAT, 1)]
     await store.requeue_timer(CHAT, 1, 160.0)  # handling failed; try again a bit later
     await store.requeue_timer(CHAT, 1, 170.0)  # a second requeue keeps the first due time
-    assert await store.claim_due_timers(155.0) == []
-    assert await store.claim_due_timers(165.0) == [(CHAT, 1)]
-    assert await store.claim_due_timers(1e12) == []
+    assert await store.claim_due_timers(155.0, platforms=PLATFORMS) == []
+    assert await store.claim_due_timers(165.0, platforms=PLATFORMS) == [(CHAT, 1)]
+    assert await store.claim_due_timers(1e12, platforms=PLATFORMS) == []
 
 
 async def test_load_then_save_is_two_round_trips(store: RedisGameStore) -> None:
@@ -312,7 +315,7 @@ async def test_a_migrated_chat_keeps_its_game_messages_settings_stats_and_timer(
     assert (await store.load(old)).version == 0 and await store.stats(old) == []
     await store.migrate_chat(old, new)  # a repeated migration changes nothing
     assert await store.load(new) == moved
-    assert await store.claim_due_timers(100.0) == [(new, 2)]
+    assert await store.claim_due_timers(100.0, platforms=PLATFORMS) == [(new, 2)]
     assert await store.save(new, 2, "next move", ttl=GAME_TTL) == 3
 
 

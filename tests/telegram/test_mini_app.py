@@ -21,7 +21,7 @@ from bot.payloads import Payload
 from bot.render.table import render_table
 from bot.session import Finished, Playing
 from bot.timers import resume_on_close
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.fakes.telegram_model import FakeChat, FakeUser, StoredMessage
 from tests.telegram.world import CARD_RE, World
 

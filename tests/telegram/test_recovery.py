@@ -4,7 +4,7 @@ starting up knows which screens a dead one never sent (bot/outbox.py, bot/game/c
 from __future__ import annotations
 
 from bot.outbox import TABLE_SHOWN
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.telegram.test_behaviour import two_player_game
 from tests.telegram.world import World
 

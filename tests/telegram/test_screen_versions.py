@@ -12,7 +12,7 @@ from bot.inputs import Press, User
 from bot.payloads import Payload
 from bot.render.text import line, message
 from bot.session import Playing
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.fakes.telegram_model import FakeChat, FakeUser, StoredMessage
 from tests.telegram.test_behaviour import two_player_game
 from tests.telegram.world import World

@@ -36,8 +36,8 @@ async def post(url: str, body: bytes, headers: dict[str, str]) -> int:
         return response.status
 
 
-async def started_webhook(world_factory: Callable[..., World]) -> World:
-    world = world_factory(webhook=True)
+async def started_webhook(world_factory: Callable[..., World], **options: object) -> World:
+    world = world_factory(webhook=True, **options)
     await world.start()
     return world
 
@@ -78,7 +78,7 @@ async def test_metrics_are_served_on_the_webhook_port_and_count_the_move_and_the
     prometheus: metrics.PrometheusMetrics,  # noqa: F811
     world_factory: Callable[..., World],
 ) -> None:
-    world = await started_webhook(world_factory)
+    world = await started_webhook(world_factory, metrics=prometheus)
     ann, bob = world.person("Ann"), world.person("Bob")
     group = world.fake.add_group("Club", [ann, bob], owner=ann)
     await world.settle()
@@ -98,7 +98,7 @@ async def test_every_bot_api_call_and_each_429_is_counted_by_method_and_status(
     prometheus: metrics.PrometheusMetrics,  # noqa: F811
     world_factory: Callable[..., World],
 ) -> None:
-    world = await started_webhook(world_factory)
+    world = await started_webhook(world_factory, metrics=prometheus)
     ann = world.person("Ann")
     group = world.fake.add_group("Club", [ann], owner=ann)
     await world.settle()
@@ -117,8 +117,8 @@ async def test_every_bot_api_call_and_each_429_is_counted_by_method_and_status(
 async def test_the_webhook_port_answers_404_for_metrics_while_they_are_off(
     world_factory: Callable[..., World],
 ) -> None:
-    assert type(metrics.METRICS) is metrics.NoMetrics
-    world = await started_webhook(world_factory)
+    world = await started_webhook(world_factory)  # no metrics given: the service counts nothing
+    assert type(world.service.metrics) is metrics.Metrics
     status, _ = await scrape(f"http://127.0.0.1:{world.config.port}/metrics")
     assert status == 404
 
@@ -140,8 +140,10 @@ def assert_every_call_counted(world: World, samples: Samples) -> None:
 
 async def test_long_polling_counts_its_get_updates_calls_too(
     prometheus: metrics.PrometheusMetrics,  # noqa: F811
-    world: World,
+    world_factory: Callable[..., World],
 ) -> None:
+    world = world_factory(metrics=prometheus)
+    await world.start()
     ann = world.person("Ann")
     await world.say(ann, ann, "/help")
     sample = prometheus.registry.get_sample_value

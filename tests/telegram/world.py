@@ -13,6 +13,7 @@ import random
 import re
 import socket
 import time
+from functools import partial
 from typing import Any
 
 from telegram import Update
@@ -22,11 +23,13 @@ from adapters.telegram.app import TelegramBot
 from bot import payloads
 from bot.context import ServiceConfig
 from bot.runtime.config import BotConfig
+from bot.runtime.metrics import Metrics
 from bot.service import GameService
 from bot.session import ChatSession, Finished, Playing
 from core import Action, Game, Kind, Settings, new_game
 from core.cards import CARDS, Card
-from storage.keys import ChatRef
+from storage import ChatRef
+from storage.presence import open_pages
 from storage.store import RedisGameStore
 from tests.fakes.telegram_api import Clock, FakeTelegram
 from tests.fakes.telegram_model import FakeChat, FakeUser, StoredMessage
@@ -52,6 +55,7 @@ class World:
         seed: int = 7,
         service_config: ServiceConfig | None = None,
         virtual_time: bool = False,
+        metrics: Metrics | None = None,
     ) -> None:
         """``virtual_time``: the service's clock (turn timers, how long a player waited) runs with the fake's
         virtual clock, as people at ``speed`` would see it, instead of real time."""
@@ -69,6 +73,8 @@ class World:
             clock=self.service_now,
             new_id=lambda: next(ids),
             seed_source=lambda: next(seeds),
+            metrics=metrics,
+            on_app=partial(open_pages, redis),  # as `durak-bot run` wires it
         )
         self.webhook = webhook
         port = free_port()

@@ -12,7 +12,7 @@ from typing import Any
 from adapters.web.discord_auth import DiscordOAuth
 from adapters.web.discord_pages import DiscordPages
 from bot.inputs import User
-from storage.keys import DISCORD
+from bot.platforms import DISCORD
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.fakes.discord_oauth import FakeDiscordOAuth

@@ -18,7 +18,7 @@ from bot.effects import Effect
 from bot.inputs import User
 from bot.queries import session_id
 from bot.session import ChatSession
-from storage.keys import ChatRef
+from storage import ChatRef
 from tests.bot.harness import Harness
 from tests.web.initdata import make_init_data
 

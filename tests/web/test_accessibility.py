@@ -20,9 +20,9 @@ from adapters.web.server import WebFrontEnd
 from adapters.web.sessions import LocalSessions, Viewer
 from bot.context import ServiceConfig
 from bot.inputs import User
+from bot.platforms import LOCAL
 from bot.runtime.analyses import Analyses
 from bot.service import GameService
-from storage.keys import LOCAL
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import first_moves_to_the_end, press_move, stacked_game

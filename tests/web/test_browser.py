@@ -25,10 +25,11 @@ from adapters.web.strings import page_strings
 from bot.context import ServiceConfig
 from bot.i18n import translator
 from bot.inputs import Command, User
+from bot.platforms import LOCAL
 from bot.queries import session_id
 from bot.service import GameService
 from bot.session import ChatSession
-from storage.keys import LOCAL, ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import press_move, stacked_game

@@ -17,9 +17,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from adapters.web.discord_auth import SESSION_LIFETIME
 from adapters.web.links import replay_ref
+from bot.platforms import DISCORD
 from bot.queries import session_id
 from bot.session import ChatSession
-from storage.keys import DISCORD, ChatRef
+from storage import ChatRef
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness, button
 from tests.fakes.discord_oauth import FakeDiscordOAuth

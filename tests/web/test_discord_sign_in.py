@@ -12,7 +12,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from adapters.web.discord_auth import ActivitySessions, ActivityUser
-from storage.keys import DISCORD
+from bot.platforms import DISCORD
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.fakes.discord_oauth import CODE_LIFETIME, FakeDiscordOAuth, Instance

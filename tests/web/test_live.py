@@ -10,7 +10,8 @@ import fakeredis
 import pytest
 from aiohttp import WSMsgType
 
-from storage.keys import ChatRef, live_channel
+from storage import ChatRef
+from storage.keys import live_channel
 from storage.presence import open_pages
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness

@@ -26,10 +26,11 @@ from bot.context import ServiceConfig
 from bot.effects import Message, Notice
 from bot.inputs import User
 from bot.payloads import Payload
+from bot.platforms import LOCAL
 from bot.service import GameService
 from core import Game
 from core.commitment import CHECKS
-from storage.keys import LOCAL, archive_key
+from storage.keys import archive_key
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import game_now, press_move, stacked_game

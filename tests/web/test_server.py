@@ -12,8 +12,8 @@ from bot.effects import Effect, ShowHand, ShowTable
 from bot.game.membership import MembershipCheck
 from bot.inputs import Input
 from bot.payloads import Payload
+from bot.platforms import TELEGRAM
 from core import Card
-from storage.keys import TELEGRAM
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
 from tests.bot.stacked import game_now, stacked_game

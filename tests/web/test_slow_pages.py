@@ -24,7 +24,7 @@ from bot.decision import GAME_TTL
 from bot.effects import Effect, ShowHand
 from bot.inputs import TimerDue
 from bot.timers import resume_on_close
-from storage.keys import ChatRef
+from storage import ChatRef
 from storage.presence import open_pages
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
@@ -189,7 +189,7 @@ async def test_a_page_closed_for_falling_behind_counts_as_closed_and_the_chat_re
     async def deliver(due: TimerDue, effects: list[Effect]) -> None:
         resumed.extend(effects)
 
-    harness.service.on_app = partial(open_pages, fake_redis)  # as `TelegramPages.hold_back_screens`
+    harness.service.on_app = partial(open_pages, fake_redis)  # as `durak-bot run` builds the service
     front.hub.listen(resume_on_close(harness.service, deliver))
     async with served(front) as client:
         ref = await current_ref(harness)

@@ -15,11 +15,13 @@ from redis.asyncio.connection import AbstractConnection
 
 from adapters.web.links import game_ref
 from adapters.web.live import CLOSE_TOO_MANY, MAX_SOCKETS_PER_ADDRESS, MAX_SOCKETS_PER_PERSON
-from adapters.web.server import CLOSE_NOT_FOUND, WebFrontEnd
+from adapters.web.refusals import CLOSE_NOT_FOUND
+from adapters.web.server import WebFrontEnd
 from bot.effects import Effect
 from bot.inputs import TimerDue
 from bot.timers import resume_on_close
-from storage.keys import ChatRef, live_channel, pages_key
+from storage import ChatRef
+from storage.keys import live_channel, pages_key
 from storage.presence import PAGE_TTL, mark_open, open_pages, page_field
 from storage.store import RedisGameStore
 from tests.bot.harness import Harness
@@ -103,7 +105,7 @@ async def test_a_refused_hello_registers_nothing_publishes_nothing_and_resumes_n
     async def deliver(due: TimerDue, effects: list[Effect]) -> None:
         resumed.extend(effects)
 
-    harness.service.on_app = partial(open_pages, fake_redis)  # as `TelegramPages.hold_back_screens`
+    harness.service.on_app = partial(open_pages, fake_redis)  # as `durak-bot run` builds the service
     front.hub.listen(note)
     front.hub.listen(resume_on_close(harness.service, deliver))
     finished = sockets_finished(front, monkeypatch)
