@@ -294,12 +294,11 @@ async def run_telegram(
 ) -> None:
     """Serve Telegram until cancelled (`cli.main` cancels on Ctrl-C and SIGTERM), then stop cleanly: no
     new update is taken, those received are handled, queued messages get STOP_TIMEOUT seconds to go out
-    (`TelegramBot.stop`). ``deliveries``: the process's
-    turn-timer routes to join; without them this bot runs its own timer loop. ``webhook``: None means "when
-    WEBHOOK_URL is set, or ``config.telegram_webhook``" (`durak-bot run --webhook`); False forces long
-    polling.
-    ``live``: the Redis client of the Mini App's live updates, and ``readiness`` the process's checks, from
-    `durak-bot run`. The `bot.adapter.RunPlatform` of Telegram."""
+    (`TelegramBot.stop`). ``deliveries``: the process's turn-timer routes to join; without them this bot
+    runs its own timer loop. ``webhook``: None means "when WEBHOOK_URL is set, or ``config.telegram_webhook``"
+    (`durak-bot run --webhook`); False forces long polling. ``live``: the Redis client of the Mini App's live
+    updates, and ``readiness`` the process's checks, from `durak-bot run`. The `bot.adapter.RunPlatform` of
+    Telegram."""
     bot = TelegramBot(config, service, store, deliveries=deliveries, live=live, readiness=readiness)
     await bot.start(webhook=webhook, own_timer_loop=deliveries is None)
     try:

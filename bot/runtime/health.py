@@ -17,12 +17,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
-
-from aiohttp import web
+from typing import TYPE_CHECKING, Protocol
 
 from bot.platforms import SERVED_PLATFORMS
 from bot.runtime.config import BotConfig
+
+if TYPE_CHECKING:  # aiohttp is imported when a route is served: the terminal's game needs none of it
+    from aiohttp import web
 
 log = logging.getLogger("durak.health")
 
@@ -54,6 +55,8 @@ class Readiness:
         app.router.add_get(READYZ, self.readyz)
 
     async def readyz(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         ready, report = await self.report()
         return web.json_response({"ok": ready, "checks": report}, status=200 if ready else 503)
 
@@ -77,11 +80,15 @@ class Readiness:
 
 
 async def healthz(request: web.Request) -> web.Response:
+    from aiohttp import web
+
     return web.json_response({"ok": True})
 
 
 async def serve(readiness: Readiness, listen: str, port: int) -> web.AppRunner:
     """The two routes on a server of their own (no webhook nor page server holds PORT)."""
+    from aiohttp import web
+
     app = web.Application()
     readiness.routes(app)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
