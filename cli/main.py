@@ -45,7 +45,6 @@ NO_PLATFORM = "\n".join(
         "To play without a token: durak-bot play",
     ]
 )
-BACKGROUND: set[asyncio.Task[Any]] = set()
 PLATFORM_MODULES = {platform.name: (platform.module, platform.entry) for platform in SERVED_PLATFORMS}
 PLATFORM_IDS = {platform.name: platform.id for platform in SERVED_PLATFORMS}
 
@@ -384,7 +383,8 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
     stop = asyncio.Event()
     deliveries = Deliveries()  # each adapter registers how its platform's deadline effects are delivered
     timers = asyncio.create_task(run_timers(service, store, stop, deliveries))
-    metrics_server = start_metrics(config, metrics, store, stop)
+    watching = watch_active_games(config, metrics, store, stop)  # METRICS=on: the active games, every 15 s
+    metrics_server = start_metrics(config, metrics)
     readiness = health.process_readiness(store, deliveries, ai, list(runners))
     health_server = await health.start(config, readiness, list(runners))
 
@@ -417,7 +417,7 @@ async def serve(config: BotConfig, store: GameStore, runners: dict[str, RunPlatf
         return 2
     finally:
         stop.set()
-        await asyncio.wait_for(timers, timeout=5)
+        await asyncio.wait_for(asyncio.gather(timers, *filter(None, [watching])), timeout=5)
         await ai.aclose()  # every AI worker process has exited when `run` returns
         if metrics_server is not None:
             metrics_server.shutdown()
@@ -466,20 +466,26 @@ def process_metrics(config: BotConfig) -> Metrics:
         return Metrics()
 
 
-def start_metrics(
+def watch_active_games(
     config: BotConfig, metrics: Metrics, store: GameStore, stop: asyncio.Event
-) -> MetricsServer | None:
-    """With METRICS=on: watch the active games, and serve the numbers on METRICS_PORT (default 9464), or on
-    the webhook's port when the Telegram webhook serves them (`BotConfig.metrics_on_webhook`). The HTTP
-    server we started here, or None."""
-    from bot.runtime.metrics import PrometheusMetrics, watch_active_games
+) -> asyncio.Task[None] | None:
+    """With METRICS=on: a task keeping `durak_active_games` up to date until ``stop``; else None."""
+    from bot.runtime import metrics as counted
+
+    if not isinstance(metrics, counted.PrometheusMetrics):
+        return None
+    platforms = [PLATFORM_IDS[name] for name in config.platforms]
+    return asyncio.create_task(counted.watch_active_games(metrics, store, platforms, stop))
+
+
+def start_metrics(config: BotConfig, metrics: Metrics) -> MetricsServer | None:
+    """With METRICS=on: serve the numbers on METRICS_PORT (default 9464), or leave them to the webhook's
+    port when the Telegram webhook serves them (`BotConfig.metrics_on_webhook`). The HTTP server we started
+    here, or None."""
+    from bot.runtime.metrics import PrometheusMetrics
 
     if not isinstance(metrics, PrometheusMetrics):
         return None
-    platforms = [PLATFORM_IDS[name] for name in config.platforms]
-    watcher = asyncio.get_running_loop().create_task(watch_active_games(metrics, store, platforms, stop))
-    BACKGROUND.add(watcher)  # a task nobody holds may be garbage-collected while it runs
-    watcher.add_done_callback(BACKGROUND.discard)
     if config.metrics_on_webhook:
         log.info("metrics on the Telegram webhook's port %d at /metrics", config.port)
         return None
@@ -504,16 +510,17 @@ def leave_on_sigterm(
     task is cancelled (`serve`'s wind-down); the adapters' own ways out follow from the cancellation."""
     if task is None:
         return
+    winding: set[asyncio.Task[None]] = set()  # held while it runs: a task nobody holds may be collected
 
     def stopping() -> None:
         log.info("SIGTERM: stopping")
         if first is None:
             task.cancel()
             return
-        winding = asyncio.get_running_loop().create_task(first())
-        BACKGROUND.add(winding)
-        winding.add_done_callback(BACKGROUND.discard)
-        winding.add_done_callback(lambda _: task.cancel())
+        wind_down = asyncio.get_running_loop().create_task(first())
+        winding.add(wind_down)
+        wind_down.add_done_callback(winding.discard)
+        wind_down.add_done_callback(lambda _: task.cancel())
 
     with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping)

@@ -99,15 +99,16 @@ def named_by_getattr(node: ast.AST) -> bool:
 
 def store_reaches(path: Path) -> list[str]:
     """Where a file reaches past the service into its store or its decode cache (``service.store``,
-    ``self.service.recent``), or takes the store apart by name (`named_by_getattr`)."""
+    ``self.service.recent``, ``service.queries.store``), or takes the store apart by name
+    (`named_by_getattr`)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
         if isinstance(node, ast.Attribute) and node.attr in ("store", "recent"):
             owner = node.value
             name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
-            if name == "service":
-                found.append(f"{where} service.{node.attr}")
+            if name in ("service", "queries"):  # the read side's own store: the store all the same
+                found.append(f"{where} {name}.{node.attr}")
         if named_by_getattr(node):
             found.append(f"{where} getattr")
     return found

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from bot.runtime import metrics
 from bot.runtime.config import BotConfig
-from cli.main import BACKGROUND, main, start_metrics
+from cli.main import main, start_metrics, watch_active_games
 from tests.prometheus import prometheus  # noqa: F401  (the fixture)
 
 
@@ -107,23 +107,38 @@ async def test_metrics_port_is_opened_without_a_webhook_and_not_when_the_webhook
     prometheus: metrics.PrometheusMetrics,  # noqa: F811
 ) -> None:
     port = free_port()
-    stop = asyncio.Event()
+    on_webhook = config(
+        metrics=True, telegram_token="1:x", webhook_url="https://h.example/x", metrics_port=port
+    )
+    assert start_metrics(on_webhook, prometheus) is None
+    assert not await answers(port), "METRICS_PORT stays closed: the webhook serves /metrics"
+    polling = config(metrics=True, telegram_token="1:x", metrics_port=port)
+    server = start_metrics(polling, prometheus)
+    assert server is not None
     try:
-        on_webhook = config(
-            metrics=True, telegram_token="1:x", webhook_url="https://h.example/x", metrics_port=port
-        )
-        assert start_metrics(on_webhook, prometheus, NoRedis(), stop) is None  # type: ignore[arg-type]
-        assert not await answers(port), "METRICS_PORT stays closed: the webhook serves /metrics"
-        polling = config(metrics=True, telegram_token="1:x", metrics_port=port)
-        server = start_metrics(polling, prometheus, NoRedis(), stop)
-        assert server is not None
-        try:
-            assert await answers(port)
-        finally:
-            server.shutdown()
+        assert await answers(port)
     finally:
-        stop.set()
-        await asyncio.wait_for(asyncio.gather(*BACKGROUND), timeout=5)  # the active-games watchers end
+        server.shutdown()
+
+
+async def test_the_active_games_watcher_shrugs_off_an_outage_and_ends_when_told(
+    prometheus: metrics.PrometheusMetrics,  # noqa: F811
+) -> None:
+    stop = asyncio.Event()
+    watcher = watch_active_games(config(metrics=True, telegram_token="1:x"), prometheus, NoRedis(), stop)  # type: ignore[arg-type]
+    assert watcher is not None
+    await asyncio.sleep(0.05)
+    assert not watcher.done(), "Redis failing does not end it"
+    stop.set()
+    await asyncio.wait_for(watcher, timeout=5)
+
+
+async def test_without_metrics_nothing_is_watched_or_served() -> None:
+    from bot.runtime.metrics import Metrics
+
+    off = config(telegram_token="1:x")
+    assert watch_active_games(off, Metrics(), NoRedis(), asyncio.Event()) is None  # type: ignore[arg-type]
+    assert start_metrics(off, Metrics()) is None
 
 
 def free_port() -> int:

@@ -58,7 +58,7 @@ async def test_the_metrics_port_listens_on_loopback_by_default() -> None:
 
     stop = asyncio.Event()
     settings = config(metrics=True, metrics_port=free_port())
-    server = start_metrics(settings, process_metrics(settings), Answers(), stop)  # type: ignore[arg-type]
+    server = start_metrics(settings, process_metrics(settings))
     assert server is not None
     try:
         assert server.server_address[0] == "127.0.0.1"  # type: ignore[attr-defined]
