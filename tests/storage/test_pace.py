@@ -95,3 +95,18 @@ async def test_a_table_not_spaced_goes_inside_the_spacing(store: RedisGameStore)
 async def test_a_table_the_budget_kept_back_does_not_start_a_spacing(store: RedisGameStore) -> None:
     await SharedLimits(store).landed(table_turn(3), "a:1", now=100.0, sent=False)
     assert (await turn(store, table_turn(3), now=100.1, member="a:2")).verdict == "send"
+
+
+async def test_a_full_window_of_the_token_makes_the_next_send_wait_until_its_oldest_send_leaves_it(
+    store: RedisGameStore,
+) -> None:
+    """The per-window count reads its oldest send's time (ZRANGE ... WITHSCORES inside the script): the
+    fallback store's Lua answered that as pairs before fakeredis 2.38, and the script failed instead of
+    waiting (the lowest-versions run lost messages)."""
+    token = (30.0, 30.0, 2, 60.0)  # two sends a minute, however full the bucket
+    limits = SharedLimits(store)
+    for now, member in ((100.0, "a:1"), (101.0, "a:2")):
+        sent = await limits.pace("tg", 7, member, now=now, token=token, chat_limit=None)
+        assert sent.verdict == "send"
+    third = await limits.pace("tg", 7, "a:3", now=102.0, token=token, chat_limit=None)
+    assert third.verdict == "wait" and abs(third.value - 58.0) < 0.01, "until the first send is a minute old"
