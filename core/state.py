@@ -68,7 +68,7 @@ class Game:
         "attacks", "covers", "table_ranks", "phase", "attacker", "opener", "defender",
         "defender_limit", "bout_cap", "bout_number", "passed", "to_act",
         "out", "emptied", "positions", "result", "_log", "step", "severny_card", "recording",
-        "_seen_memo", "_json_memo",
+        "_seen_memo", "_json_memo", "_history_memo",
     )  # fmt: skip
 
     settings: Settings
@@ -107,6 +107,7 @@ class Game:
     # copy inherits its parent's), so each extends it by the newest entries instead of reading the whole log.
     _seen_memo: _Seen | None
     _json_memo: tuple[Any, ...] | None  # (log node, actions text, events text)
+    _history_memo: tuple[Any, str] | None  # (log node, `history()` there): every view of a step asks for it
 
     def __init__(
         self,
@@ -179,6 +180,7 @@ class Game:
         self.recording = recording
         self._seen_memo = None
         self._json_memo = None
+        self._history_memo = None
 
     # ---- reading the state -------------------------------------------------------------------------
 
@@ -254,9 +256,16 @@ class Game:
         have the same history at a step only when the same actions led there, so a move button drawn at a
         step and stamped with it cannot be taken for a move of another course of the game (one a store that
         lost data has replaced, `bot.payloads`)."""
+        now = step is None or step == self.step
+        memo = self._history_memo
+        if now and memo is not None and memo[0] is self._log:
+            return memo[1]
         actions = self.log[: self.step if step is None else step]
         text = "|".join(f"{seat}:{code}" for seat, code in actions)
-        return hashlib.blake2b(text.encode(), digest_size=HISTORY_BYTES).hexdigest()
+        digest = hashlib.blake2b(text.encode(), digest_size=HISTORY_BYTES).hexdigest()
+        if now:
+            self._history_memo = (self._log, digest)
+        return digest
 
     def events(self, since: int = 0) -> list[tuple[int, Event]]:
         """Every event from step ``since`` on as (step, event), oldest first; an event's step is the number

@@ -5,6 +5,7 @@ same step, for every record; and nothing fails for an honest one."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,10 @@ from tests.bot.tampered_deals import DealRecord, deal_records, never_played_swap
 from tests.fakes.local_server import on_loopback
 
 STATIC = Path(__file__).resolve().parents[2] / "adapters" / "web" / "static"
-CHECK_IN_THE_PAGE = """async ([base, replays]) => {
+CHECK_IN_THE_PAGE = """async ([base, sent]) => {
   const seal = await import(base + "static/seal.js");
   const verdicts = [];
-  for (const data of replays) verdicts.push(await seal.checkDeal(data));
+  for (const data of JSON.parse(sent)) verdicts.push(await seal.checkDeal(data));
   return { names: seal.CHECK_NAMES, verdicts };
 }"""
 
@@ -48,7 +49,8 @@ async def in_the_page(browser: Browser, base: str, records: list[DealRecord]) ->
     """The page's check names, and its verdict on each record's replay (as the server sends it)."""
     page = await browser.new_page()
     await page.goto(f"{base}static/replay.css")  # a page of the files' own origin
-    replays = [replay_state(tampered.record, "en") for tampered in records]
+    # as JSON text, as the server sends a replay (and one string crosses to the page at once)
+    replays = json.dumps([replay_state(tampered.record, "en") for tampered in records])
     found: dict[str, Any] = await page.evaluate(CHECK_IN_THE_PAGE, [base, replays])
     return found
 
