@@ -107,7 +107,9 @@ class Game:
     # copy inherits its parent's), so each extends it by the newest entries instead of reading the whole log.
     _seen_memo: _Seen | None
     _json_memo: tuple[Any, ...] | None  # (log node, actions text, events text)
-    _history_memo: tuple[Any, str] | None  # (log node, `history()` there): every view of a step asks for it
+    _history_memo: (
+        tuple[Any, int, str] | None
+    )  # (log node, step, `history()` there): each view of a step asks
 
     def __init__(
         self,
@@ -258,13 +260,13 @@ class Game:
         lost data has replaced, `bot.payloads`)."""
         now = step is None or step == self.step
         memo = self._history_memo
-        if now and memo is not None and memo[0] is self._log:
-            return memo[1]
+        if now and memo is not None and memo[0] is self._log and memo[1] == self.step:
+            return memo[2]
         actions = self.log[: self.step if step is None else step]
         text = "|".join(f"{seat}:{code}" for seat, code in actions)
         digest = hashlib.blake2b(text.encode(), digest_size=HISTORY_BYTES).hexdigest()
         if now:
-            self._history_memo = (self._log, digest)
+            self._history_memo = (self._log, self.step, digest)
         return digest
 
     def events(self, since: int = 0) -> list[tuple[int, Event]]:

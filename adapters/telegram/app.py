@@ -116,9 +116,8 @@ class TelegramBot:
             .token(config.telegram_token)
             .base_url(f"{api}/bot")
             .base_file_url(f"{api}/file/bot")
-            .request(
-                CountingRequest(service.metrics, connection_pool_size=256)
-            )  # PTB's default sizes, calls counted
+            # PTB's default pool sizes; every call counted on the service's metrics
+            .request(CountingRequest(service.metrics, connection_pool_size=256))
             .get_updates_request(CountingRequest(service.metrics, connection_pool_size=1))
             .concurrent_updates(False)  # one update at a time: effects are queued in the order they happened
             .build()

@@ -5,6 +5,8 @@ the chat's (which counts messages), and never raises, since the send before it i
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from telegram import Bot
 from telegram.error import BadRequest, TelegramError
@@ -31,12 +33,21 @@ class Removal:
             return await self.delete(chat, message_id)
         return await self.strip(chat, message_id)
 
-    async def delete(self, chat: int, message_id: int) -> bool:
-        """Delete one of our messages; True once it is gone. One too old to delete loses its buttons."""
+    @asynccontextmanager
+    async def _paced_call(self) -> AsyncIterator[None]:
+        """One call in the bot's overall pace: wait for its turn, and settle it however the call ended."""
         while (admission := await self.pacer.admit_call(started := self.clock.now())).wait > 0:
             await self.clock.sleep(admission.wait)
         try:
-            await self.bot.delete_message(chat, message_id)
+            yield
+        finally:
+            self.pacer.settle(0, admission.ticket, started, self.clock.now())
+
+    async def delete(self, chat: int, message_id: int) -> bool:
+        """Delete one of our messages; True once it is gone. One too old to delete loses its buttons."""
+        try:
+            async with self._paced_call():
+                await self.bot.delete_message(chat, message_id)
         except BadRequest as error:
             reason = str(error).lower()
             if "can't be deleted" in reason:
@@ -46,17 +57,14 @@ class Removal:
         except TelegramError as error:
             log.info("chat %s: old message %s not deleted (%s)", chat, message_id, error)
             return False
-        finally:
-            self.pacer.settle(0, admission.ticket, started, self.clock.now())
         self.sent.pop((chat, message_id), None)
         return True
 
     async def strip(self, chat: int, message_id: int) -> bool:
         """Take the buttons off one of our messages (an old hand of an earlier game); True once done."""
-        while (admission := await self.pacer.admit_call(started := self.clock.now())).wait > 0:
-            await self.clock.sleep(admission.wait)
         try:
-            await self.bot.edit_message_reply_markup(chat, message_id, reply_markup=None)
+            async with self._paced_call():
+                await self.bot.edit_message_reply_markup(chat, message_id, reply_markup=None)
         except BadRequest as error:
             reason = str(error).lower()
             log.info("chat %s: old message %s kept its buttons (%s)", chat, message_id, error)
@@ -64,8 +72,6 @@ class Removal:
         except TelegramError as error:
             log.info("chat %s: old message %s kept its buttons (%s)", chat, message_id, error)
             return False
-        finally:
-            self.pacer.settle(0, admission.ticket, started, self.clock.now())
         sent = self.sent.get((chat, message_id))
         if sent is not None:
             self.sent[(chat, message_id)] = Rendered(sent.text)

@@ -1,11 +1,11 @@
 """Health of a `durak-bot run` process: ``GET /healthz`` (the process is up) and ``GET /readyz`` (it can
 serve: Redis answers, every configured platform is connected, the AI workers are alive).
 
-One `Readiness` per process: `cli.main.serve` builds it with its named checks (`process_readiness`) and hands
-it to the platforms, and whichever server holds the port PORT mounts its two routes (`Readiness.routes`): the
-Telegram webhook's, the Mini App's pages' in long polling, or else a small server of their own (`serve`). Each check is cheap (a
-Redis PING bounded by a second, flags the adapters keep), so a container's health check or a load balancer
-may ask every few seconds. ``durak-bot health`` asks ``/readyz`` on 127.0.0.1:PORT (`probe`).
+One `Readiness` per process: `cli.main.serve` builds it with its named checks (`process_readiness`) and
+hands it to the platforms, and whichever server holds the port PORT mounts its two routes
+(`Readiness.routes`): the Telegram webhook's, the Mini App's pages' in long polling, or else a small server
+of their own (`serve`). Each check is cheap (a Redis PING bounded by a second, flags the adapters keep), so a
+container's health check or a load balancer may ask every few seconds. ``durak-bot health`` asks ``/readyz`` on 127.0.0.1:PORT (`probe`).
 """
 
 from __future__ import annotations
